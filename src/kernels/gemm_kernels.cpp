@@ -1,0 +1,188 @@
+// The GEMM kernel table: the seed ladder (000 Surfgrad, 003 Safari, 001 llm.istanbul) in order.
+#include <algorithm>
+#include <sstream>
+
+#include "kernels/embedded.hpp"
+#include "kernels/gemm_kernel.hpp"
+
+namespace vkgemm::kernels {
+
+namespace {
+
+uint32_t ceil_div(uint64_t a, uint64_t b) {
+  uint64_t q = (a + b - 1) / b;
+  return q > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(q);
+}
+
+// Grid of (ceil(N / tile_n), ceil(M / tile_m)) workgroups.
+std::function<std::array<uint32_t, 3>(GemmShape)> grid2d(uint32_t tile_n, uint32_t tile_m) {
+  return [=](GemmShape s) {
+    return std::array<uint32_t, 3>{ceil_div(s.n, tile_n), ceil_div(s.m, tile_m), 1};
+  };
+}
+
+std::vector<GemmKernel> make_kernels() {
+  std::vector<GemmKernel> k;
+  auto surfgrad = [&](std::string id, std::string name, std::string title,
+                      std::function<std::array<uint32_t, 3>(GemmShape)> groups) {
+    GemmKernel g;
+    g.id = id;
+    g.name = name;
+    g.title = std::move(title);
+    g.spirv = "ladder_" + id + "_" + name;
+    g.groups = std::move(groups);
+    k.push_back(std::move(g));
+  };
+  surfgrad("01", "naive", "1 thread per workgroup, 1 output per thread", [](GemmShape s) {
+    return std::array<uint32_t, 3>{ceil_div(uint64_t(s.m) * s.n, 1), 1, 1};
+  });
+  surfgrad("02", "threads256", "256 threads per workgroup (1D)", [](GemmShape s) {
+    return std::array<uint32_t, 3>{ceil_div(uint64_t(s.m) * s.n, 256), 1, 1};
+  });
+  surfgrad("03", "2d_rowy", "2D 8x8 workgroups, row = global_id.y", grid2d(8, 8));
+  surfgrad("03b", "2d_rowx", "2D 8x8 workgroups, row = global_id.x (transposed mapping)", [](GemmShape s) {
+    return std::array<uint32_t, 3>{ceil_div(s.m, 8), ceil_div(s.n, 8), 1};
+  });
+  surfgrad("04", "tile1x4", "1x4 register tile per thread", grid2d(64, 16));
+  surfgrad("05", "tile4x4_loop", "4x4 register tile, loops", grid2d(64, 64));
+  surfgrad("06", "tile4x4_unrolled", "4x4 register tile, unrolled", grid2d(64, 64));
+  surfgrad("07", "tile8x8_unrolled", "8x8 register tile, unrolled", grid2d(128, 128));
+
+  auto safari = [&](std::string id, std::string name, std::string title, uint32_t rows_per_thread) {
+    GemmKernel g;
+    g.id = id;
+    g.name = name;
+    g.title = std::move(title);
+    g.spirv = "ladder_" + id + "_" + name;
+    g.sizes = SizeAbi::SpecConstants;
+    g.a_binding = 0;
+    g.b_binding = 1;
+    g.c_binding = 2;
+    g.n_multiple = 4;
+    g.groups = grid2d(8 * 4, 8 * rows_per_thread);
+    k.push_back(std::move(g));
+  };
+  safari("08", "safari_vec4", "Safari: sizes baked in, vec4 FMA over N", 1);
+  safari("09", "safari_4row", "Safari: 4 rows x vec4 register tile", 4);
+
+  GemmKernel ist;
+  ist.id = "10";
+  ist.name = "istanbul";
+  ist.title = "llm.istanbul: 64x64 tile, 4x4/thread, TK=16, double-buffered shared memory, vec4 loads";
+  ist.spirv = "ladder_10_istanbul";
+  ist.sizes = SizeAbi::IstanbulUniform;
+  ist.a_binding = 0;
+  ist.b_binding = 1;
+  ist.c_binding = 2;
+  ist.size_binding = 3;
+  ist.n_multiple = 4;
+  ist.k_multiple = 4;
+  ist.groups = grid2d(64, 64);
+  k.push_back(std::move(ist));
+  return k;
+}
+
+}  // namespace
+
+const std::vector<GemmKernel>& gemm_kernels() {
+  static const std::vector<GemmKernel> kernels = make_kernels();
+  return kernels;
+}
+
+const GemmKernel& find_gemm_kernel(const std::string& key) {
+  for (const auto& k : gemm_kernels())
+    if (k.id == key || k.name == key || k.label() == key) return k;
+  std::ostringstream s;
+  s << "unknown kernel \"" << key << "\"; choose one of:";
+  for (const auto& k : gemm_kernels()) s << " " << k.label();
+  throw InvalidArgument(s.str());
+}
+
+std::optional<std::string> unsupported_reason(const GemmKernel& kernel, GemmShape shape,
+                                              const DeviceInfo& device) {
+  if (shape.m == 0 || shape.n == 0 || shape.k == 0)
+    return "M, N and K must be at least 1 (got " + std::to_string(shape.m) + "x" + std::to_string(shape.n) +
+           "x" + std::to_string(shape.k) + ")";
+  if (shape.n % kernel.n_multiple != 0)
+    return kernel.label() + " needs N % " + std::to_string(kernel.n_multiple) +
+           " == 0 (N = " + std::to_string(shape.n) + ")";
+  if (shape.k % kernel.k_multiple != 0)
+    return kernel.label() + " needs K % " + std::to_string(kernel.k_multiple) +
+           " == 0 (K = " + std::to_string(shape.k) + ")";
+  // 32-bit indices inside the kernels: every operand must have fewer than 2^32 elements.
+  if (uint64_t(shape.m) * shape.k > UINT32_MAX || uint64_t(shape.k) * shape.n > UINT32_MAX ||
+      uint64_t(shape.m) * shape.n > UINT32_MAX)
+    return "operands with 2^32 or more elements are not supported (32-bit indexing)";
+  if (kernel.needs_coopmat && device.coopmat_shapes.empty())
+    return device.name + " has no cooperative-matrix support (VK_NV_cooperative_matrix)";
+  auto g = kernel.groups(shape);
+  const char* axis = "xyz";
+  for (int i = 0; i < 3; ++i) {
+    if (g[i] > device.max_workgroup_count[i])
+      return kernel.label() + " needs " + std::to_string(g[i]) + " workgroups along " + axis[i] + " for " +
+             std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k) +
+             ", but " + device.name + " allows " + std::to_string(device.max_workgroup_count[i]) +
+             " (maxComputeWorkGroupCount)";
+  }
+  return std::nullopt;
+}
+
+GemmLaunch::GemmLaunch(Context& ctx, const GemmKernel& kernel, GemmShape shape, const Buffer& a,
+                       const Buffer& b, Buffer& c)
+    : kernel_(kernel), shape_(shape) {
+  if (auto why = unsupported_reason(kernel, shape, ctx.info())) {
+    if (kernel.needs_coopmat && ctx.info().coopmat_shapes.empty()) throw UnsupportedError(*why);
+    throw InvalidArgument(*why);
+  }
+  auto need = [&](const Buffer& buf, uint64_t elems, const char* what) {
+    if (!buf) throw InvalidArgument(kernel.label() + ": operand " + what + " has no buffer");
+    if (buf.size() < elems * sizeof(float))
+      throw InvalidArgument(kernel.label() + ": operand " + what + " needs " + std::to_string(elems * 4) +
+                            " bytes for " + std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                            std::to_string(shape.k) + ", buffer has " + std::to_string(buf.size()));
+  };
+  need(a, uint64_t(shape.m) * shape.k, "A");
+  need(b, uint64_t(shape.k) * shape.n, "B");
+  need(c, uint64_t(shape.m) * shape.n, "C");
+
+  PipelineDesc desc;
+  desc.spirv = embedded_spirv(kernel.spirv);
+  desc.entry = kernel.entry;
+  desc.debug_name = kernel.label();
+  desc.bindings = {{0, kernel.a_binding, BindingKind::StorageBuffer},
+                   {0, kernel.b_binding, BindingKind::StorageBuffer},
+                   {0, kernel.c_binding, BindingKind::StorageBuffer}};
+  bindings_ = {{0, kernel.a_binding, &a}, {0, kernel.b_binding, &b}, {0, kernel.c_binding, &c}};
+  switch (kernel.sizes) {
+    case SizeAbi::SurfgradUniform:
+    case SizeAbi::IstanbulUniform: {
+      uint32_t block[4] = {shape.m, shape.k, shape.n, 0};
+      if (kernel.sizes == SizeAbi::IstanbulUniform) {
+        block[1] = shape.n;
+        block[2] = shape.k;
+      }
+      sizes_ = ctx.create_buffer(sizeof(block), BufferUsage::Uniform);
+      ctx.upload(sizes_, block, sizeof(block));
+      desc.bindings.push_back({0, kernel.size_binding, BindingKind::UniformBuffer});
+      bindings_.push_back({0, kernel.size_binding, &sizes_});
+      break;
+    }
+    case SizeAbi::SpecConstants:
+      desc.specialization = {{0, shape.m}, {1, shape.n}, {2, shape.k}};
+      break;
+    case SizeAbi::PushConstants:
+      desc.push_constant_bytes = sizeof(push_);
+      push_ = {shape.m, shape.n, shape.k};
+      break;
+  }
+  pipeline_ = &ctx.pipeline(desc);
+  groups_ = kernel.groups(shape);
+}
+
+void GemmLaunch::record(Recorder& recorder) const {
+  recorder.dispatch(*pipeline_, bindings_, groups_,
+                    kernel_.sizes == SizeAbi::PushConstants ? push_.data() : nullptr,
+                    kernel_.sizes == SizeAbi::PushConstants ? sizeof(push_) : 0);
+}
+
+}  // namespace vkgemm::kernels
