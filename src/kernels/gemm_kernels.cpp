@@ -90,8 +90,13 @@ const std::vector<GemmKernel>& gemm_kernels() {
 }
 
 const GemmKernel& find_gemm_kernel(const std::string& key) {
+  auto strip_zeros = [](const std::string& s) {
+    return s.substr(std::min(s.find_first_not_of('0'), s.size()));
+  };
   for (const auto& k : gemm_kernels())
-    if (k.id == key || k.name == key || k.label() == key) return k;
+    if (k.id == key || k.name == key || k.label() == key ||
+        (!key.empty() && strip_zeros(k.id) == strip_zeros(key)))
+      return k;
   std::ostringstream s;
   s << "unknown kernel \"" << key << "\"; choose one of:";
   for (const auto& k : gemm_kernels()) s << " " << k.label();
