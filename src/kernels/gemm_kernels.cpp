@@ -78,7 +78,22 @@ std::vector<GemmKernel> make_kernels() {
   ist.n_multiple = 4;
   ist.k_multiple = 4;
   ist.groups = grid2d(64, 64);
-  k.push_back(std::move(ist));
+  k.push_back(ist);
+
+  // Beyond the seeds: 128x128 tiles, 8x8 per thread, vec4 shared-memory reads (same ABI and constraints as
+  // 10).
+  GemmKernel big = ist;
+  big.id = "12";
+  big.name = "tile128_vec4";
+  big.title = "128x128 tile, 8x8/thread, A transposed in shared memory, vec4 shared reads, BK=8";
+  big.spirv = "ladder_12_tile128_vec4";
+  big.groups = grid2d(128, 128);
+  k.push_back(big);
+  big.id = "12b";
+  big.name = "tile128_bk16";
+  big.title = "kernel 12 with BK=16 (half the barriers, twice the shared memory)";
+  big.spirv = "ladder_12b_tile128_bk16";
+  k.push_back(big);
   return k;
 }
 
@@ -120,6 +135,13 @@ std::optional<std::string> unsupported_reason(const GemmKernel& kernel, GemmShap
     return "operands with 2^32 or more elements are not supported (32-bit indexing)";
   if (kernel.needs_coopmat && device.coopmat_shapes.empty())
     return device.name + " has no cooperative-matrix support (VK_NV_cooperative_matrix)";
+  if (kernel.subgroup_ops != 0 && !device.has_subgroup_ops(kernel.subgroup_ops))
+    return device.name + " lacks the subgroup operations " + kernel.label() +
+           " needs in compute shaders (has: " + device.subgroup_ops_string() + ")";
+  if (kernel.subgroup_ops != 0 && device.subgroup_size % kernel.subgroup_size_multiple != 0)
+    return kernel.label() + " needs a subgroup size that is a multiple of " +
+           std::to_string(kernel.subgroup_size_multiple) + " (" + device.name + ": " +
+           std::to_string(device.subgroup_size) + ")";
   auto g = kernel.groups(shape);
   const char* axis = "xyz";
   for (int i = 0; i < 3; ++i) {
@@ -137,6 +159,9 @@ GemmLaunch::GemmLaunch(Context& ctx, const GemmKernel& kernel, GemmShape shape, 
     : kernel_(kernel), shape_(shape) {
   if (auto why = unsupported_reason(kernel, shape, ctx.info())) {
     if (kernel.needs_coopmat && ctx.info().coopmat_shapes.empty()) throw UnsupportedError(*why);
+    if (kernel.subgroup_ops != 0 && (!ctx.info().has_subgroup_ops(kernel.subgroup_ops) ||
+                                     ctx.info().subgroup_size % kernel.subgroup_size_multiple != 0))
+      throw UnsupportedError(*why);
     throw InvalidArgument(*why);
   }
   auto need = [&](const Buffer& buf, uint64_t elems, const char* what) {
