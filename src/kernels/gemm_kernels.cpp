@@ -80,6 +80,20 @@ std::vector<GemmKernel> make_kernels() {
   ist.groups = grid2d(64, 64);
   k.push_back(ist);
 
+  GemmKernel sg;
+  sg.id = "11";
+  sg.name = "subgroup";
+  sg.title = "operands shared through subgroup shuffles, not shared memory: 128x128 tile, 8x8/thread";
+  sg.spirv = "sg_gemm_hw";  // shaders/subgroup/gemm_subgroup.comp; emu build: vkgemm::subgroup
+  sg.sizes = SizeAbi::PushConstants;
+  sg.a_binding = 0;
+  sg.b_binding = 1;
+  sg.c_binding = 2;
+  sg.subgroup_ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  sg.subgroup_size_multiple = 8;
+  sg.groups = grid2d(128, 128);
+  k.push_back(std::move(sg));
+
   // Beyond the seeds: 128x128 tiles, 8x8 per thread, vec4 shared-memory reads (same ABI and constraints as
   // 10).
   GemmKernel big = ist;
