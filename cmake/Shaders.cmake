@@ -1,7 +1,7 @@
 # Build-time shader pipeline: every kernel source becomes SPIR-V at build time, is checked with spirv-val,
 # and is embedded into the library as uint32 words. Nothing is read from disk at run time.
 #
-#   vkgemm_add_glsl_kernel(NAME <id> SOURCE <file.comp> [DEFINES A=1 B ...] [ENV vulkan1.2])
+#   vkgemm_add_glsl_kernel(NAME <id> SOURCE <file.comp> [DEFINES A=1 B ...] [ENV vulkan1.2] [NO_OPT])
 #   vkgemm_add_spirv_kernel(NAME <id> SPV <file.spv>)   (for producers other than glslc; the caller must attach
 #                                                         the producing command to a target, e.g. spirv_<id>)
 #   vkgemm_embed_kernels(TARGET <lib>)   (once, after all kernels are declared: adds the generated table)
@@ -18,7 +18,7 @@ function(_vkgemm_register_spv name spv)
 endfunction()
 
 function(vkgemm_add_glsl_kernel)
-  cmake_parse_arguments(K "" "NAME;SOURCE;ENV" "DEFINES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(K "NO_OPT" "NAME;SOURCE;ENV" "DEFINES;INCLUDES" ${ARGN})
   if(NOT K_ENV)
     # vulkan1.2, not 1.3: glslc's 1.3 target emits LocalSizeId, which needs maintenance4 on the device.
     set(K_ENV vulkan1.2)
@@ -26,6 +26,11 @@ function(vkgemm_add_glsl_kernel)
   get_filename_component(src ${K_SOURCE} ABSOLUTE)
   get_filename_component(srcdir ${src} DIRECTORY)
   set(spv ${VKGEMM_SPIRV_DIR}/${K_NAME}.spv)
+  # NO_OPT: skip glslc's optimizer (spirv-opt 2023.1 crashes on cooperative-matrix code, as llama.cpp found too).
+  set(opt -O)
+  if(K_NO_OPT)
+    set(opt -O0)
+  endif()
   set(defs "")
   foreach(d ${K_DEFINES})
     list(APPEND defs -D${d})
@@ -36,7 +41,7 @@ function(vkgemm_add_glsl_kernel)
   endforeach()
   add_custom_command(
     OUTPUT ${spv}
-    COMMAND ${GLSLC_EXECUTABLE} --target-env=${K_ENV} -O -fshader-stage=compute ${incs} ${defs}
+    COMMAND ${GLSLC_EXECUTABLE} --target-env=${K_ENV} ${opt} -fshader-stage=compute ${incs} ${defs}
             -MD -MF ${spv}.d -o ${spv} ${src}
     COMMAND ${SPIRV_VAL_EXECUTABLE} --target-env ${K_ENV} ${spv}
     DEPENDS ${src}

@@ -81,7 +81,7 @@ GemmMeasurement measure_gemm(Context& ctx, const GemmKernel& kernel, GemmShape s
   }
   m.checked = entries.size();
   m.max_rel_error = max_relative_error(a, b, c, s, entries);
-  m.error_bound = 2.0 * s.k * std::ldexp(1.0, -24);
+  m.error_bound = kernel.error_bound ? kernel.error_bound(s) : 2.0 * s.k * std::ldexp(1.0, -24);
   m.correct = m.max_rel_error <= m.error_bound;
 
   // Timed batch: warm-up, then reps dispatches, each between barriers and timestamps, in one submission.

@@ -38,6 +38,9 @@ struct GemmKernel {
   uint32_t a_binding = 1, b_binding = 2, c_binding = 3, size_binding = 0;  // size_binding: uniform sizes only
   uint32_t n_multiple = 1, k_multiple = 1;  // N % n_multiple == 0 and K % k_multiple == 0 required
   bool needs_coopmat = false;
+  // Largest acceptable max |C - ref| / sum|A||B| for a shape; empty = the f32 bound 2*K*2^-24
+  // (kernels that round to f16 on the way need a wider one).
+  std::function<double(GemmShape)> error_bound;
   // Subgroup operations the kernel needs in compute shaders (0 = none), and a subgroup size that is a
   // multiple of subgroup_size_multiple.
   VkSubgroupFeatureFlags subgroup_ops = 0;

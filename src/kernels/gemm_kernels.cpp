@@ -1,5 +1,6 @@
 // The GEMM kernel table: the seed ladder (000 Surfgrad, 003 Safari, 001 llm.istanbul) in order.
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "kernels/embedded.hpp"
@@ -108,6 +109,27 @@ std::vector<GemmKernel> make_kernels() {
   big.title = "kernel 12 with BK=16 (half the barriers, twice the shared memory)";
   big.spirv = "ladder_12b_tile128_bk16";
   k.push_back(big);
+
+  // Tensor cores: f16 inputs, f16 accumulation promoted to f32 every 64 K-elements (see the shader).
+  GemmKernel tc = ist;
+  tc.id = "13";
+  tc.name = "coopmat_f16";
+  tc.title = "tensor cores (NV cooperative matrix 16x8x16), f16 inputs, f16 sums promoted to f32 every 64 K";
+  tc.spirv = "ladder_13_coopmat_f16";
+  tc.groups = grid2d(128, 128);
+  tc.needs_coopmat = true;
+  tc.subgroup_ops = VK_SUBGROUP_FEATURE_BASIC_BIT;
+  tc.subgroup_size_multiple = 32;
+  // Worst case: rounding A and B to f16 (2^-10 per product), 64 f16 additions (64 * 2^-11), f32 additions.
+  tc.error_bound = [](GemmShape s) {
+    return std::ldexp(1.0, -10) + 64 * std::ldexp(1.0, -11) + 2.0 * s.k * std::ldexp(1.0, -24);
+  };
+  k.push_back(tc);
+  tc.id = "13b";
+  tc.name = "coopmat_bk64";
+  tc.title = "kernel 13 with BK=64 (half the barriers and K steps)";
+  tc.spirv = "ladder_13b_coopmat_bk64";
+  k.push_back(tc);
   return k;
 }
 
