@@ -8,20 +8,23 @@
 
 #if defined(T_U32)
 #define T uint
+#define T4 uvec4
 #elif defined(T_F32)
 #define T float
+#define T4 vec4
 #else
 #error "define T_U32 or T_F32"
 #endif
 #include "workgroup_add.glsl"
 
-#ifndef ITEMS
+// Elements per invocation per tile, contiguous; loaded and stored as vec4 where the whole vec4 is in range.
 #define ITEMS 4u
-#endif
 
 layout(local_size_x_id = 0) in;
 layout(std430, set = 0, binding = 0) readonly buffer Values { T values[]; };
+layout(std430, set = 0, binding = 0) readonly buffer Values4 { T4 values4[]; };  // same buffer, vec4 view
 layout(std430, set = 0, binding = 1) writeonly buffer Scanned { T scanned[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer Scanned4 { T4 scanned4[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Carries { T carries[]; };
 layout(push_constant) uniform Push {
   uint n;
@@ -38,18 +41,25 @@ void main() {
   T carry = pc.has_carry != 0u ? carries[gl_WorkGroupID.x] : T(0);
   for (uint tile_begin = begin; tile_begin < end; tile_begin += tile) {
     uint first = tile_begin + tid * ITEMS;
-    T items[ITEMS];
-    T local_sum = T(0);
-    for (uint j = 0u; j < ITEMS; ++j) {
-      uint i = first + j;
-      items[j] = local_sum;
-      local_sum += i < end ? values[i] : T(0);
+    // begin is 0 or a multiple of the tile (host side), so `first` is 16-byte aligned.
+    bool whole = first + ITEMS <= end;
+    T4 v = T4(0);
+    if (whole) {
+      v = values4[first / 4u];
+    } else {
+      for (uint j = 0u; j < ITEMS; ++j)
+        if (first + j < end) v[j] = values[first + j];
     }
+    T4 items = T4(T(0), v.x, v.x + v.y, v.x + v.y + v.z);  // exclusive within the invocation
+    T local_sum = items.w + v.w;
     T tile_total;
     T offset = carry + workgroup_exclusive_add(local_sum, tile_total);
-    for (uint j = 0u; j < ITEMS; ++j) {
-      uint i = first + j;
-      if (i < end) scanned[i] = offset + items[j];
+    items += T4(offset);
+    if (whole) {
+      scanned4[first / 4u] = items;
+    } else {
+      for (uint j = 0u; j < ITEMS; ++j)
+        if (first + j < end) scanned[first + j] = items[j];
     }
     carry += tile_total;
   }

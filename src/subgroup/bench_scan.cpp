@@ -4,6 +4,7 @@
 #include <functional>
 #include <random>
 
+#include "kernels/embedded.hpp"
 #include "kernels/gemm_kernel.hpp"
 #include "runtime/recorder.hpp"
 #include "subgroup/subgroup.hpp"
@@ -12,17 +13,37 @@ namespace vkgemm::subgroup {
 
 namespace {
 
-// Median GPU time of `record` over config.reps submissions after config.warmup unmeasured ones.
+// Median GPU time of `record`: warm-up submissions until config.warmup repetitions and at least
+// config.warmup_ms of GPU time have passed (so the clocks have ramped up), then one submission of config.reps
+// repetitions separated by barriers, with timestamps around each (no host round trips between them).
 double median_ms(Context& ctx, const BenchScanConfig& config, const std::function<void(Recorder&)>& record) {
-  std::vector<double> times;
-  for (uint32_t i = 0; i < config.warmup + std::max(config.reps, 1u); ++i) {
+  uint32_t batch = std::max(config.warmup, 1u);
+  double warm_ms = 0;
+  for (int submissions = 0; submissions < 100 && (submissions == 0 || warm_ms < config.warmup_ms);
+       ++submissions) {
     Recorder rec(ctx, 2);
+    uint32_t t0 = rec.timestamp();
+    for (uint32_t i = 0; i < batch; ++i) {
+      record(rec);
+      rec.barrier();
+    }
+    uint32_t t1 = rec.timestamp();
+    rec.run();
+    warm_ms += rec.elapsed_ms(t0, t1);
+  }
+  uint32_t reps = std::max(config.reps, 1u);
+  Recorder rec(ctx, 2 * reps);
+  std::vector<std::pair<uint32_t, uint32_t>> marks;
+  for (uint32_t i = 0; i < reps; ++i) {
     uint32_t t0 = rec.timestamp();
     record(rec);
     uint32_t t1 = rec.timestamp();
-    rec.run();
-    if (i >= config.warmup) times.push_back(rec.elapsed_ms(t0, t1));
+    rec.barrier();
+    marks.emplace_back(t0, t1);
   }
+  rec.run();
+  std::vector<double> times;
+  for (auto [t0, t1] : marks) times.push_back(rec.elapsed_ms(t0, t1));
   std::sort(times.begin(), times.end());
   size_t n = times.size();
   return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
@@ -57,8 +78,33 @@ std::vector<BenchRow> bench_scan(Context& ctx, const BenchScanConfig& config) {
     rows.push_back(std::move(r));
   };
 
-  double copy_ms = median_ms(ctx, config, [&](Recorder& rec) { rec.copy(in, out, VkDeviceSize(n) * 4); });
-  add_row("copy", std::to_string(n), copy_ms, n, bytes, "", 0);
+  // Two bandwidth references over the same buffers: vkCmdCopyBuffer and a vec4 copy shader; scans compare
+  // against the faster one.
+  double copy_cmd_ms = median_ms(ctx, config, [&](Recorder& rec) { rec.copy(in, out, VkDeviceSize(n) * 4); });
+  add_row("copy_cmd", std::to_string(n), copy_cmd_ms, n, bytes, "", 0);
+  uint32_t n4 = n / 4;
+  double copy_ms = copy_cmd_ms;
+  std::string copy_name = "copy_cmd";
+  if (n4 > 0) {
+    PipelineDesc desc;
+    desc.spirv = kernels::embedded_spirv("sg_copy_u32x4");
+    desc.debug_name = "sg_copy_u32x4";
+    desc.bindings = {{0, 0, BindingKind::StorageBuffer}, {0, 1, BindingKind::StorageBuffer}};
+    desc.push_constant_bytes = 4;
+    desc.specialization = {{0, 256}};
+    const Pipeline& copy = ctx.pipeline(desc);
+    uint32_t groups = std::min<uint32_t>((n4 + 255) / 256, 8192);
+    double shader_ms = median_ms(ctx, config, [&](Recorder& rec) {
+      rec.dispatch(copy, {{0, 0, &in, 0, VkDeviceSize(n4) * 16}, {0, 1, &out, 0, VkDeviceSize(n4) * 16}},
+                   {groups, 1, 1}, &n4, 4);
+    });
+    add_row("copy_shader", std::to_string(n4 * 4), shader_ms, n4 * 4.0, 32.0 * n4, "copy_cmd", copy_cmd_ms);
+    double per_element = shader_ms / (n4 * 4.0) * n;
+    if (per_element < copy_ms) {
+      copy_ms = per_element;
+      copy_name = "copy_shader";
+    }
+  }
 
   std::vector<Build> builds = {Build::Hardware};
   if (config.include_emulated) builds.push_back(Build::Emulated);
@@ -81,10 +127,10 @@ std::vector<BenchRow> bench_scan(Context& ctx, const BenchScanConfig& config) {
       double ms = median_ms(ctx, config, [&](Recorder& rec) { scan.record(rec, in, out); });
       if (build == Build::Hardware) {
         hw_ms = ms;
-        add_row(name, std::to_string(n), ms, n, bytes, "copy", copy_ms);
+        add_row(name, std::to_string(n), ms, n, bytes, copy_name, copy_ms);
       } else {
         add_row(name, std::to_string(n), ms, n, bytes,
-                hw_ms > 0 ? std::string("scan_") + dtype_name(dtype) + "_hw" : "copy",
+                hw_ms > 0 ? std::string("scan_") + dtype_name(dtype) + "_hw" : copy_name,
                 hw_ms > 0 ? hw_ms : copy_ms);
       }
     }

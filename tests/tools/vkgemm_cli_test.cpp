@@ -56,13 +56,31 @@ TEST(VkgemmCli, JsonHasOneRowPerKernelAndSize) {
 
 TEST(VkgemmCli, BadInputGetsUsageAndNonZeroExit) {
   for (const char* args : {"--sizes 0", "--sizes 12x", "--kernels nope", "--reps 0", "--bogus-flag",
-                           "--device no-such-device"}) {
+                           "--device no-such-device", "--mode nope"}) {
     auto r = vkgemm(args);
     EXPECT_NE(r.status, 0) << args;
     EXPECT_FALSE(r.out.empty()) << args;
   }
   auto r = vkgemm("--kernels nope");
   EXPECT_NE(r.out.find("choose one of"), std::string::npos) << r.out;
+}
+
+TEST(VkgemmCli, IstanbulModeChecksEveryVariant) {
+  std::string path = ::testing::TempDir() + "/vkgemm_istanbul.json";
+  auto r = vkgemm("--mode istanbul --reps 2 --json " + path);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("fused speed-up"), std::string::npos) << r.out;
+  std::ifstream in(path);
+  auto j = nlohmann::json::parse(in);
+  ASSERT_GT(j["results"].size(), 10u);
+  for (const auto& row : j["results"]) EXPECT_TRUE(row["correct"].get<bool>()) << row.dump();
+}
+
+TEST(VkgemmCli, SubgroupModeReportsHwAndEmu) {
+  auto r = vkgemm("--mode subgroup --sizes 64 --reps 2");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* row : {"copy", "scan_u32_hw", "scan_u32_emu", "scan_f32_emu", "gemm_11_subgroup_emu"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
 }
 
 TEST(VkgemmCli, ListDevices) {

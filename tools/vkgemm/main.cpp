@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gemm/bench_istanbul.hpp"
 #include "kernels/gemm_bench.hpp"
+#include "subgroup/bench_scan.hpp"
 #include "table.hpp"
 
 namespace vkgemm::cli {
@@ -62,6 +64,13 @@ nlohmann::json device_json(const DeviceInfo& d) {
           {"shader_f16", d.shader_f16},
           {"storage_16bit", d.storage_16bit},
           {"coopmat_shapes", d.coopmat_shapes.size()}};
+}
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  if (!out) throw InvalidArgument("cannot write " + path);
+  out << j.dump(2) << "\n";
 }
 
 int run_ladder(Context& ctx, const Options& opt) {
@@ -136,16 +145,82 @@ int run_ladder(Context& ctx, const Options& opt) {
   }
   table.print(std::cout);
   for (size_t i = 0; i < notes.size(); ++i) std::cout << "[" << i + 1 << "] " << notes[i] << "\n";
-  if (!opt.json_path.empty()) {
-    std::ofstream out(opt.json_path);
-    if (!out) throw InvalidArgument("cannot write " + opt.json_path);
-    out << nlohmann::json{{"mode", "ladder"}, {"device", device_json(ctx.info())}, {"results", rows}}.dump(2)
-        << "\n";
-  }
+  write_json(opt.json_path, {{"mode", "ladder"}, {"device", device_json(ctx.info())}, {"results", rows}});
   if (!all_correct) {
     std::cerr << "vkgemm: some results were WRONG\n";
     return 1;
   }
+  return 0;
+}
+
+// llm.istanbul family at the seed's shapes: forward variants, fused vs unfused, w16 vs f32, backward kernels.
+int run_istanbul(Context& ctx, const Options& opt) {
+  std::cout << "vkgemm istanbul on " << ctx.info().name << " (" << ctx.info().type_name() << ")\n\n";
+  auto progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  int reps = std::min(opt.reps, 1000);
+  std::vector<IstanbulBenchRow> rows;
+  if (ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+    // A CPU device would take minutes per variant at the real shapes: run them scaled by 1/8 in every
+    // dimension.
+    std::cout << "(CPU device: llm.istanbul shapes scaled by 1/8)\n";
+    rows =
+        run_istanbul_bench(ctx, reps, progress, {{64, 96, 96}, {64, 384, 96}, {64, 2048, 96}, {64, 96, 384}});
+  } else {
+    rows = run_istanbul_bench(ctx, reps, progress);
+  }
+  std::cout << format_istanbul_bench(rows);
+  nlohmann::json out = nlohmann::json::array();
+  bool ok = true;
+  for (const auto& r : rows) {
+    ok = ok && r.correct;
+    out.push_back({{"name", r.name},
+                   {"kernels", r.kernels},
+                   {"m", r.m},
+                   {"n", r.n},
+                   {"k", r.k},
+                   {"median_ms", r.median_ms},
+                   {"gflops", r.gflops},
+                   {"weight_bytes", r.weight_bytes},
+                   {"correct", r.correct},
+                   {"check", r.check}});
+  }
+  write_json(opt.json_path, {{"mode", "istanbul"}, {"device", device_json(ctx.info())}, {"results", out}});
+  if (!ok) std::cerr << "vkgemm: some results were WRONG\n";
+  return ok ? 0 : 1;
+}
+
+// Subgroups: scan throughput hw vs emu next to the copy bandwidth, and the subgroup matmul vs kernel 10.
+int run_subgroup(Context& ctx, const Options& opt) {
+  std::cout << "vkgemm subgroup on " << ctx.info().name << " (" << ctx.info().type_name() << ")\n\n";
+  subgroup::BenchScanConfig config;
+  bool cpu = ctx.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  if (cpu) {  // lavapipe: sizes that finish in seconds
+    config.scan_count = 1u << 20;
+    config.gemm_size = 256;
+  }
+  if (!opt.sizes.empty()) config.gemm_size = parse_shape(opt.sizes.front()).m;
+  config.reps = static_cast<uint32_t>(std::min(opt.reps, 1000));
+  std::fprintf(stderr, "running scan and matmul rows (scan of %u elements, matmul %u^3) ...\n",
+               config.scan_count, config.gemm_size);
+  auto rows = subgroup::bench_scan(ctx, config);
+  Table table({"row", "size", "GPU ms (median)", "elements/s or FLOP/s", "GB/s", "ratio", "vs", "note"});
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : rows) {
+    table.add({r.name, r.size, r.median_ms > 0 ? format("%.4f", r.median_ms) : "-",
+               r.median_ms > 0 ? format("%.3g", r.elements_per_s) : "-",
+               r.gb_per_s > 0 ? format("%.1f", r.gb_per_s) : "-",
+               r.ratio > 0 ? format("%.2fx", r.ratio) : "-", r.baseline, r.note});
+    out.push_back({{"name", r.name},
+                   {"size", r.size},
+                   {"median_ms", r.median_ms},
+                   {"elements_per_s", r.elements_per_s},
+                   {"gb_per_s", r.gb_per_s},
+                   {"ratio", r.ratio},
+                   {"baseline", r.baseline},
+                   {"note", r.note}});
+  }
+  table.print(std::cout);
+  write_json(opt.json_path, {{"mode", "subgroup"}, {"device", device_json(ctx.info())}, {"results", out}});
   return 0;
 }
 
@@ -159,7 +234,10 @@ int main(int argc, char** argv) {
   CLI::App app{
       "vkgemm: GEMM kernels of the WebGPU world, natively on Vulkan. With no arguments, runs the whole "
       "kernel ladder on the default device, checks each result and prints a table."};
-  app.add_option("--mode", opt.mode, "What to run: ladder")->check(CLI::IsMember({"ladder"}));
+  app.add_option("--mode", opt.mode,
+                 "What to run: ladder (GEMM kernel ladder), istanbul (llm.istanbul family at its shapes), "
+                 "subgroup (scan hw vs emu, subgroup matmul)")
+      ->check(CLI::IsMember({"ladder", "istanbul", "subgroup"}));
   app.add_option("--sizes", opt.sizes,
                  "Sizes: N (square) or MxNxK, comma-separated (default: 2048 on a GPU, 256 "
                  "on a CPU device)")
@@ -191,6 +269,8 @@ int main(int argc, char** argv) {
     co.device = opt.device;
     if (opt.validation) co.validation = true;
     Context ctx(co);
+    if (opt.mode == "istanbul") return run_istanbul(ctx, opt);
+    if (opt.mode == "subgroup") return run_subgroup(ctx, opt);
     return run_ladder(ctx, opt);
   } catch (const CLI::ValidationError& e) {
     std::cerr << "vkgemm: " << e.what() << "\n" << app.help();
