@@ -28,8 +28,9 @@ TEST_F(SubgroupBench, ProducesEveryRowWithConsistentRatios) {
     if (!r.note.empty()) continue;  // unsupported on this device, explained
     EXPECT_GT(r.median_ms, 0) << r.name;
     EXPECT_GT(r.elements_per_s, 0) << r.name;
-    if (!r.baseline.empty() && by_name.count(r.baseline) && r.baseline.rfind("copy", 0) != 0)
+    if (!r.baseline.empty() && by_name.count(r.baseline) && r.baseline.rfind("copy", 0) != 0) {
       EXPECT_NEAR(r.ratio, r.median_ms / by_name[r.baseline].median_ms, 1e-9) << r.name;
+    }
   }
   EXPECT_EQ(by_name["scan_u32_emu"].baseline,
             by_name["scan_u32_hw"].note.empty() ? "scan_u32_hw" : "copy_cmd");
