@@ -1482,7 +1482,10 @@ class Resolver {
       case BinaryOp::ShiftLeft:
       case BinaryOp::ShiftRight: {
         if (!ls->is_integer_scalar() || !rs->is_integer_scalar()) bad();
-        if (lt->kind != rt->kind || (lt->kind == TypeKind::Vector && lt->count != rt->count)) bad();
+        if ((lt->kind == TypeKind::Vector) != (rt->kind == TypeKind::Vector) ||
+            (lt->kind == TypeKind::Vector && lt->count != rt->count)) {
+          bad();
+        }
         if (!rs->is_abstract() && rs->kind != TypeKind::U32)
           fail(r, "shift amount must be u32, not '" + to_string(rt) + "'");
         mat(re, T().with_scalar(rt, T().u32()));

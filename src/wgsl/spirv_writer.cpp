@@ -779,6 +779,7 @@ class Writer {
         const Type* lt = info(*s.lhs).type->elem;
         uint32_t old = emit(Op::OpLoad, type_id(lt), {ptr});
         const Type* rt = info(*s.expr).type;
+        if (rt->kind == TypeKind::Reference) rt = rt->elem;
         uint32_t rhs = value(*s.expr);
         uint32_t v =
             binary_op(s.op, lt, old, rt, rhs, lt, info(*s.expr).value ? &*info(*s.expr).value : nullptr);

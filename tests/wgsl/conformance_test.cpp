@@ -137,8 +137,8 @@ TEST_P(Conformance, AcceptOrReject) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, Conformance, ::testing::ValuesIn(kPrograms),
-                         [](const ::testing::TestParamInfo<Program>& info) {
-                           return std::string(info.param.name);
+                         [](const ::testing::TestParamInfo<Program>& p) {
+                           return std::string(p.param.name);
                          });
 
 }  // namespace

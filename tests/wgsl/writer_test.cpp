@@ -82,6 +82,11 @@ INSTANTIATE_TEST_SUITE_P(
              "(j > 1u) { break; } outu[i * 3u + j] = j; } }",
              "", ""),
         SNIP("return_early", "if (gid.x > 10u) { return; } out[gid.x] = 1.0;", "", "OpReturn"),
+        SNIP("compound_assign_from_variables",
+             "var x = gid.x; var y = 3u; x += y; x *= y; var f = 1.0; var g = out[0]; f -= g; f /= g; "
+             "var v = vec2<f32>(f); v *= g; v += vec2<f32>(g); var s = i32(x); s <<= y; s >>= x; "
+             "outu[0] = x + u32(s); out[0] = f + v.y;",
+             "", "OpFSub"),
         SNIP("compound_assign",
              "var x = 1u; x += 2u; x -= 1u; x *= 3u; x /= 2u; x %= 5u; x &= 7u; x |= 8u; x ^= 1u; x <<= 2u; "
              "x >>= 1u; outu[0] = x;",

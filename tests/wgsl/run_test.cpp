@@ -1,0 +1,455 @@
+// WGSL compiled at run time and executed on the device (lavapipe in CI) with the Khronos validation layer on:
+// the seed kernels against a double-precision CPU reference on random data and odd shapes, plus statement,
+// built-in, atomic, workgroup-memory, override and subgroup semantics.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "test_support.hpp"
+#include "test_util.hpp"
+#include "wgsl/run.hpp"
+
+namespace vkgemm::wgsl {
+namespace {
+
+using test::GpuTest;
+using test::kPoison;
+using test::near_reference;
+using test::random_floats;
+using test::reference_gemm;
+using test::reference_gemm_abs;
+using wgsl::testing::shader;
+
+struct Shape {
+  uint32_t m, n, k;
+};
+
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+uint32_t ceil_div(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+
+class WgslGpu : public GpuTest {
+ protected:
+  Buffer storage(const std::vector<float>& data) {
+    Buffer b = ctx().create_buffer(std::max<size_t>(data.size(), 1) * 4, BufferUsage::Storage);
+    if (!data.empty()) ctx().upload(b, data.data(), data.size() * 4);
+    return b;
+  }
+  Buffer storage_u32(const std::vector<uint32_t>& data) {
+    Buffer b = ctx().create_buffer(std::max<size_t>(data.size(), 1) * 4, BufferUsage::Storage);
+    if (!data.empty()) ctx().upload(b, data.data(), data.size() * 4);
+    return b;
+  }
+  Buffer output(size_t count) {
+    Buffer b = ctx().create_buffer(count * 4, BufferUsage::Storage);
+    ctx().fill(b, kPoison);
+    return b;
+  }
+  Buffer uniform(const std::vector<uint32_t>& words) {
+    Buffer b = ctx().create_buffer(words.size() * 4, BufferUsage::Uniform);
+    ctx().upload(b, words.data(), words.size() * 4);
+    return b;
+  }
+
+  // Runs a Surfgrad kernel (bindings: dims uniform {M, K, N}, a, b, result) and checks against the reference.
+  void run_surfgrad(const std::string& file, const Shape& s, std::array<uint32_t, 3> groups) {
+    Program p(ctx(), shader(file), {.file_name = file});
+    auto a = random_floats(size_t{s.m} * s.k, 1 + s.m);
+    auto b = random_floats(size_t{s.k} * s.n, 2 + s.n);
+    Buffer dims = uniform({s.m, s.k, s.n, 0});
+    Buffer ab = storage(a), bb = storage(b), out = output(size_t{s.m} * s.n);
+    p.run({{0, 0, &dims}, {0, 1, &ab}, {0, 2, &bb}, {0, 3, &out}}, groups);
+    auto got = ctx().download<float>(out, size_t{s.m} * s.n);
+    EXPECT_TRUE(near_reference(got, reference_gemm(a, b, s.m, s.n, s.k),
+                               reference_gemm_abs(a, b, s.m, s.n, s.k), s.k))
+        << file << " " << shape_name(s);
+  }
+};
+
+const Shape kOddShapes[] = {{1, 1, 1}, {3, 17, 63}, {17, 65, 3}, {63, 127, 17}, {65, 3, 127}, {127, 63, 65}};
+
+TEST_F(WgslGpu, Surfgrad01Naive) {
+  for (const Shape& s : kOddShapes) run_surfgrad("surfgrad_01_naive.wgsl", s, {s.m * s.n, 1, 1});
+}
+
+TEST_F(WgslGpu, Surfgrad02Threads) {
+  for (const Shape& s : kOddShapes)
+    run_surfgrad("surfgrad_02_threads.wgsl", s, {ceil_div(s.m * s.n, 256), 1, 1});
+}
+
+TEST_F(WgslGpu, Surfgrad03TwoD) {
+  for (const Shape& s : kOddShapes)
+    run_surfgrad("surfgrad_03_2d.wgsl", s, {ceil_div(s.m, 8), ceil_div(s.n, 8), 1});
+}
+
+TEST_F(WgslGpu, Surfgrad03bTwoDRowY) {
+  for (const Shape& s : kOddShapes) {
+    run_surfgrad("surfgrad_03b_2d_rowy.wgsl", s, {ceil_div(s.n, 8), ceil_div(s.m, 8), 1});
+  }
+}
+
+TEST_F(WgslGpu, Surfgrad04Tile1x4) {
+  // As written, kernel 4 needs N % 4 == 0 (it stores 4 columns after checking the first); M and K are free.
+  const Shape shapes[] = {{1, 4, 1}, {3, 68, 17}, {17, 4, 63}, {63, 128, 3}, {65, 36, 127}, {127, 64, 65}};
+  for (const Shape& s : shapes) {
+    run_surfgrad("surfgrad_04_tile1x4.wgsl", s, {ceil_div(s.n, 4 * 16), ceil_div(s.m, 16), 1});
+  }
+}
+
+TEST_F(WgslGpu, Surfgrad05Tile4x4) {
+  // As written, kernel 5 loads without bounds checks: M and N must be multiples of 4; K is free.
+  const Shape shapes[] = {{4, 4, 1}, {4, 68, 17}, {16, 4, 63}, {64, 128, 3}, {68, 36, 127}, {128, 64, 65}};
+  for (const Shape& s : shapes) {
+    run_surfgrad("surfgrad_05_tile4x4.wgsl", s, {ceil_div(s.n, 64), ceil_div(s.m, 64), 1});
+  }
+}
+
+TEST_F(WgslGpu, IstanbulMatmul) {
+  // Host contract of the document: K % 4 == 0 and N % 4 == 0; M is free. Edge tiles in every dimension.
+  const Shape shapes[] = {{1, 4, 4}, {3, 20, 8}, {17, 68, 16}, {63, 132, 20}, {65, 64, 124}, {127, 128, 68}};
+  Program p(ctx(), shader("istanbul_matmul.wgsl"), {.file_name = "istanbul_matmul.wgsl"});
+  for (const Shape& s : shapes) {
+    auto x = random_floats(size_t{s.m} * s.k, 10 + s.m);
+    auto w = random_floats(size_t{s.k} * s.n, 20 + s.n);
+    Buffer xb = storage(x), wb = storage(w), yb = output(size_t{s.m} * s.n);
+    Buffer dims = uniform({s.m, s.n, s.k, 0});
+    p.run({{0, 0, &xb}, {0, 1, &wb}, {0, 2, &yb}, {0, 3, &dims}}, {ceil_div(s.n, 64), ceil_div(s.m, 64), 1});
+    auto got = ctx().download<float>(yb, size_t{s.m} * s.n);
+    EXPECT_TRUE(near_reference(got, reference_gemm(x, w, s.m, s.n, s.k),
+                               reference_gemm_abs(x, w, s.m, s.n, s.k), s.k))
+        << shape_name(s);
+  }
+}
+
+TEST_F(WgslGpu, GridwiseShuffleEmulation) {
+  Program p(ctx(), shader("gridwise_shuffle_emu.wgsl"));
+  for (uint32_t n : {1u, 3u, 255u, 256u, 257u, 1000u}) {
+    std::vector<uint32_t> in(n);
+    std::iota(in.begin(), in.end(), 100u);
+    Buffer ib = storage_u32(in), ob = output(n);
+    p.run({{0, 0, &ib}, {0, 1, &ob}}, {ceil_div(n, 256), 1, 1});
+    auto got = ctx().download<uint32_t>(ob, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t src = (i / 256) * 256 + (255 - i % 256);
+      uint32_t want = src < n ? in[src] : 0u;
+      ASSERT_EQ(got[i], want) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+TEST_F(WgslGpu, GridwiseShuffleHardware) {
+  if (!ctx().info().has_subgroup_ops(VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) GTEST_SKIP() << "no subgroup shuffle";
+  Program p(ctx(), shader("gridwise_shuffle_hw.wgsl"));
+  const uint32_t sg = ctx().info().subgroup_size;
+  if (64 % sg != 0) GTEST_SKIP() << "subgroup size " << sg << " does not divide the workgroup";
+  for (uint32_t n : {64u, 100u, 1000u}) {
+    std::vector<uint32_t> in(n);
+    std::iota(in.begin(), in.end(), 7u);
+    Buffer ib = storage_u32(in), ob = output(n);
+    p.run({{0, 0, &ib}, {0, 1, &ob}}, {ceil_div(n, 64), 1, 1});
+    auto got = ctx().download<uint32_t>(ob, n);
+    // Compute subgroups are made of consecutive invocation indices on the devices we run on.
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t src = (i / sg) * sg + (sg - 1 - i % sg);
+      ASSERT_EQ(got[i], src < n ? in[src] : 0u) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+// ---- statement and built-in semantics on the device ----
+
+TEST_F(WgslGpu, ControlFlowStatements) {
+  const char* src = R"(
+@group(0) @binding(0) var<storage, read_write> out: array<i32>;
+
+fn collatz_steps(start: i32) -> i32 {
+  var n = start;
+  var steps = 0;
+  loop {
+    if (n == 1) { break; }
+    if (n % 2 == 0) { n = n / 2; } else { n = 3 * n + 1; }
+    continuing {
+      steps++;
+      break if steps >= 1000;
+    }
+  }
+  return steps;
+}
+
+fn classify(v: i32) -> i32 {
+  switch v % 4 {
+    case 0: { return 10; }
+    case 1, 2: { return 20; }
+    default: { return 30; }
+  }
+}
+
+fn add_into(p: ptr<function, i32>, v: i32) { *p += v; }
+
+@compute @workgroup_size(32)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = i32(gid.x);
+  var acc = 0;
+  for (var k = 0; k < i; k++) {
+    if (k % 3 == 0) { continue; }
+    acc += k;
+  }
+  var w = 0;
+  while w * w < i { w++; }
+  var x = i;
+  add_into(&x, 100);
+  out[gid.x * 5u + 0u] = collatz_steps(i + 1);
+  out[gid.x * 5u + 1u] = classify(i);
+  out[gid.x * 5u + 2u] = acc;
+  out[gid.x * 5u + 3u] = w;
+  out[gid.x * 5u + 4u] = x;
+}
+)";
+  Program p(ctx(), src);
+  const uint32_t n = 64;
+  Buffer ob = output(n * 5);
+  p.run({{0, 0, &ob}}, {2, 1, 1});
+  auto got = ctx().download<int32_t>(ob, n * 5);
+  for (int32_t i = 0; i < static_cast<int32_t>(n); ++i) {
+    int32_t c = i + 1, steps = 0;
+    while (c != 1 && steps < 1000) c = (c % 2 == 0) ? c / 2 : 3 * c + 1, ++steps;
+    int32_t cls = (i % 4 == 0) ? 10 : (i % 4 <= 2) ? 20 : 30;
+    int32_t acc = 0;
+    for (int32_t k = 0; k < i; ++k)
+      if (k % 3 != 0) acc += k;
+    int32_t w = 0;
+    while (w * w < i) ++w;
+    EXPECT_EQ(got[i * 5 + 0], steps) << i;
+    EXPECT_EQ(got[i * 5 + 1], cls) << i;
+    EXPECT_EQ(got[i * 5 + 2], acc) << i;
+    EXPECT_EQ(got[i * 5 + 3], w) << i;
+    EXPECT_EQ(got[i * 5 + 4], i + 100) << i;
+  }
+}
+
+TEST_F(WgslGpu, IntegerSemantics) {
+  // WGSL defines x / 0 = x, x % 0 = 0, MIN / -1 = MIN, and masks shift amounts to 5 bits.
+  const char* src = R"(
+@group(0) @binding(0) var<storage, read> a: array<i32>;
+@group(0) @binding(1) var<storage, read> b: array<i32>;
+@group(0) @binding(2) var<storage, read_write> out: array<i32>;
+@compute @workgroup_size(16)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= arrayLength(&a)) { return; }
+  let x = a[i]; let y = b[i];
+  out[i * 6u + 0u] = x / y;
+  out[i * 6u + 1u] = x % y;
+  out[i * 6u + 2u] = x << u32(y);
+  out[i * 6u + 3u] = x >> u32(y);
+  out[i * 6u + 4u] = i32(u32(x) / u32(y));
+  out[i * 6u + 5u] = i32(countOneBits(x) + firstLeadingBit(x) + countTrailingZeros(x) + extractBits(x, 4u, 8u) + reverseBits(x));
+}
+)";
+  std::vector<int32_t> a = {7, -7, 7, INT32_MIN, 5, 0, 12345, -1, 1 << 20, 99};
+  std::vector<int32_t> b = {2, 2, 0, -1, 33, 3, -4, 0, 7, 64};
+  Program p(ctx(), src);
+  Buffer ab = ctx().create_buffer(a.size() * 4), bb = ctx().create_buffer(b.size() * 4);
+  ctx().upload(ab, a.data(), a.size() * 4);
+  ctx().upload(bb, b.data(), b.size() * 4);
+  Buffer ob = output(a.size() * 6);
+  p.run({{0, 0, &ab}, {0, 1, &bb}, {0, 2, &ob}}, {1, 1, 1});
+  auto got = ctx().download<int32_t>(ob, a.size() * 6);
+  auto first_leading = [](int32_t v) -> int32_t {
+    uint32_t u = v < 0 ? ~static_cast<uint32_t>(v) : static_cast<uint32_t>(v);
+    if (u == 0) return -1;
+    return 31 - __builtin_clz(u);
+  };
+  for (size_t i = 0; i < a.size(); ++i) {
+    int32_t x = a[i], y = b[i];
+    bool bad = y == 0 || (x == INT32_MIN && y == -1);
+    int32_t div = bad ? x : x / y;
+    int32_t rem = bad ? 0 : x % y;
+    uint32_t s = static_cast<uint32_t>(y) & 31u;
+    int32_t shl = static_cast<int32_t>(static_cast<uint32_t>(x) << s);
+    int32_t shr = x >> s;
+    uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+    int32_t udiv = static_cast<int32_t>(uy == 0 ? ux : ux / uy);
+    uint32_t rev = 0;
+    for (int bit = 0; bit < 32; ++bit) rev |= ((ux >> bit) & 1u) << (31 - bit);
+    int32_t ctz = ux == 0 ? 32 : __builtin_ctz(ux);
+    int32_t field =
+        static_cast<int32_t>(static_cast<uint32_t>(x) << 20) >> 24;  // signed extract of bits 4..11
+    int32_t bits = static_cast<int32_t>(static_cast<uint32_t>(__builtin_popcount(ux) + first_leading(x) +
+                                                              ctz + field + static_cast<int32_t>(rev)));
+    EXPECT_EQ(got[i * 6 + 0], div) << x << " / " << y;
+    EXPECT_EQ(got[i * 6 + 1], rem) << x << " % " << y;
+    EXPECT_EQ(got[i * 6 + 2], shl) << x << " << " << y;
+    EXPECT_EQ(got[i * 6 + 3], shr) << x << " >> " << y;
+    EXPECT_EQ(got[i * 6 + 4], udiv) << x << " u/ " << y;
+    EXPECT_EQ(got[i * 6 + 5], bits) << x;
+  }
+}
+
+TEST_F(WgslGpu, FloatBuiltins) {
+  const char* src = R"(
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(8)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= arrayLength(&x)) { return; }
+  let v = x[i];
+  let o = i * 12u;
+  out[o + 0u] = sqrt(abs(v));
+  out[o + 1u] = exp(v);
+  out[o + 2u] = sin(v) + cos(v);
+  out[o + 3u] = floor(v) + fract(v) * 10.0;
+  out[o + 4u] = clamp(v, -0.5, 0.5);
+  out[o + 5u] = pow(abs(v) + 1.0, 1.5);
+  out[o + 6u] = fma(v, 2.0, 1.0);
+  out[o + 7u] = length(vec3<f32>(v, 1.0, 2.0));
+  out[o + 8u] = dot(vec4<f32>(v), vec4<f32>(1.0, 2.0, 3.0, 4.0));
+  out[o + 9u] = f32(i32(v * 100.0));
+  out[o + 10u] = select(-1.0, 1.0, v > 0.0);
+  out[o + 11u] = unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x;
+}
+)";
+  std::vector<float> x = {0.0f, 0.5f, -0.75f, 1.25f, -2.5f, 3.0f, 0.1f, -0.2f};
+  Program p(ctx(), src);
+  Buffer xb = storage(x), ob = output(x.size() * 12);
+  p.run({{0, 0, &xb}, {0, 1, &ob}}, {1, 1, 1});
+  auto got = ctx().download<float>(ob, x.size() * 12);
+  for (size_t i = 0; i < x.size(); ++i) {
+    double v = x[i];
+    double want[12] = {std::sqrt(std::fabs(v)),
+                       std::exp(v),
+                       std::sin(v) + std::cos(v),
+                       std::floor(v) + (v - std::floor(v)) * 10.0,
+                       std::clamp(v, -0.5, 0.5),
+                       std::pow(std::fabs(v) + 1.0, 1.5),
+                       v * 2.0 + 1.0,
+                       std::sqrt(v * v + 5.0),
+                       v * 10.0,
+                       std::trunc(static_cast<float>(v * 100.0)),
+                       v > 0 ? 1.0 : -1.0,
+                       v};
+    for (int k = 0; k < 12; ++k) {
+      double tol = k == 11 ? 1e-3 * std::fabs(v) + 1e-7 : 1e-5 * (1.0 + std::fabs(want[k]));
+      EXPECT_NEAR(got[i * 12 + k], want[k], tol) << "x=" << v << " result " << k;
+    }
+  }
+}
+
+TEST_F(WgslGpu, AtomicsAndWorkgroupZeroInit) {
+  const char* src = R"(
+@group(0) @binding(0) var<storage, read> keys: array<u32>;
+@group(0) @binding(1) var<storage, read_write> hist: array<atomic<u32>, 16>;
+@group(0) @binding(2) var<storage, read_write> zeros: array<u32>;
+var<workgroup> local_hist: array<atomic<u32>, 16>;
+var<workgroup> never_written: array<u32, 100>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32,
+        @builtin(workgroup_id) wg: vec3<u32>) {
+  if (gid.x < arrayLength(&keys)) {
+    atomicAdd(&local_hist[keys[gid.x] % 16u], 1u);
+  }
+  workgroupBarrier();
+  if (lidx < 16u) {
+    atomicAdd(&hist[lidx], atomicLoad(&local_hist[lidx]));
+  }
+  zeros[wg.x * 64u + lidx] = never_written[lidx] + never_written[99u - lidx % 36u];
+}
+)";
+  const uint32_t n = 1000;
+  std::vector<uint32_t> keys(n);
+  for (uint32_t i = 0; i < n; ++i) keys[i] = (i * 2654435761u) >> 7;
+  Program p(ctx(), src);
+  const uint32_t groups = ceil_div(n, 64);
+  Buffer kb = storage_u32(keys), hb = storage_u32(std::vector<uint32_t>(16, 0)), zb = output(groups * 64);
+  p.run({{0, 0, &kb}, {0, 1, &hb}, {0, 2, &zb}}, {groups, 1, 1});
+  auto hist = ctx().download<uint32_t>(hb, 16);
+  std::vector<uint32_t> want(16, 0);
+  for (uint32_t k : keys) ++want[k % 16];
+  EXPECT_EQ(hist, want);
+  auto zeros = ctx().download<uint32_t>(zb, groups * 64);
+  EXPECT_EQ(zeros, std::vector<uint32_t>(groups * 64, 0u)) << "workgroup memory must start zeroed";
+}
+
+TEST_F(WgslGpu, OverridesSpecializeWorkgroupSizeAndValues) {
+  const char* src = R"(
+@id(0) override block: u32 = 64;
+@id(1) override scale: f32 = 1.0;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(block)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+  if (gid.x < arrayLength(&out)) { out[gid.x] = scale * f32(lidx); }
+}
+)";
+  Program p(ctx(), src, {.overrides = {{"block", 32.0}, {"scale", 0.5}}});
+  EXPECT_EQ(p.workgroup_size()[0], 32u);
+  const uint32_t n = 96;
+  Buffer ob = output(n);
+  p.run({{0, 0, &ob}}, {n / 32, 1, 1});
+  auto got = ctx().download<float>(ob, n);
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(got[i], 0.5f * static_cast<float>(i % 32)) << i;
+}
+
+TEST_F(WgslGpu, SubgroupReductionsAndBallot) {
+  if (!ctx().info().has_subgroup_ops(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
+    GTEST_SKIP() << "no subgroup arithmetic/ballot";
+  }
+  const char* src = R"(
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sg: u32,
+        @builtin(subgroup_invocation_id) lane: u32) {
+  let v = lidx + 1u;
+  out[lidx * 4u + 0u] = subgroupAdd(v);
+  out[lidx * 4u + 1u] = subgroupExclusiveAdd(v);
+  out[lidx * 4u + 2u] = countOneBits(subgroupBallot(lane % 2u == 0u).x);
+  out[lidx * 4u + 3u] = subgroupBroadcastFirst(v) + sg * 1000u;
+}
+)";
+  Program p(ctx(), src);
+  Buffer ob = output(64 * 4);
+  p.run({{0, 0, &ob}}, {1, 1, 1});
+  auto got = ctx().download<uint32_t>(ob, 64 * 4);
+  const uint32_t sg = ctx().info().subgroup_size;
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t base = (i / sg) * sg;
+    uint32_t sum = 0, prefix = 0;
+    for (uint32_t j = base; j < base + sg; ++j) {
+      sum += j + 1;
+      if (j < i) prefix += j + 1;
+    }
+    EXPECT_EQ(got[i * 4 + 0], sum) << i;
+    EXPECT_EQ(got[i * 4 + 1], prefix) << i;
+    EXPECT_EQ(got[i * 4 + 2], std::min(sg, 32u) / 2) << i;
+    EXPECT_EQ(got[i * 4 + 3], base + 1 + sg * 1000u) << i;
+  }
+}
+
+TEST_F(WgslGpu, CompileErrorsAndBindingMistakesAreReported) {
+  try {
+    Program bad(ctx(), "@compute @workgroup_size(1) fn main() { let x: u32 = -1; }",
+                {.file_name = "bad.wgsl"});
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.wgsl:1:"), std::string::npos) << e.what();
+  }
+  Program p(ctx(), shader("gridwise_shuffle_emu.wgsl"));
+  Buffer ib = storage_u32({1, 2, 3});
+  Recorder rec(ctx());
+  EXPECT_THROW(p.dispatch(rec, {{0, 0, &ib}}, {1, 1, 1}), InvalidArgument);  // binding 1 missing
+  Buffer u = uniform({1, 2, 3, 4});
+  EXPECT_THROW(p.dispatch(rec, {{0, 0, &ib}, {0, 1, &u}}, {1, 1, 1}), InvalidArgument);  // wrong kind
+  EXPECT_THROW(p.dispatch(rec, {{0, 0, &ib}, {0, 1, &ib}, {1, 0, &ib}}, {1, 1, 1}),
+               InvalidArgument);  // extra
+}
+
+}  // namespace
+}  // namespace vkgemm::wgsl
