@@ -43,6 +43,8 @@ const std::map<std::string_view, BuiltinFn>& builtin_table() {
       {"mix", BuiltinFn::Mix},
       {"smoothstep", BuiltinFn::Smoothstep},
       {"ldexp", BuiltinFn::Ldexp},
+      {"modf", BuiltinFn::Modf},
+      {"frexp", BuiltinFn::Frexp},
       {"abs", BuiltinFn::Abs},
       {"sign", BuiltinFn::Sign},
       {"min", BuiltinFn::Min},

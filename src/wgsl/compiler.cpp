@@ -156,6 +156,7 @@ CompileResult compile(std::string_view source, const CompileOptions& options) {
     std::string messages =
         validate_spirv(result.spirv, options.target, result.reflection.requires_uniform_standard_layout);
     if (!messages.empty()) {
+      result.internal_error = true;
       result.diagnostics.error({{1, 1, 0}, {1, 1, 0}},
                                "internal compiler error: generated SPIR-V failed validation:\n" + messages);
       result.formatted_diagnostics = result.diagnostics.format(file);
@@ -174,6 +175,7 @@ CompileResult compile(std::string_view source, const CompileOptions& options) {
         std::string messages =
             validate_spirv(result.spirv, options.target, result.reflection.requires_uniform_standard_layout);
         if (!messages.empty()) {
+          result.internal_error = true;
           result.diagnostics.error({{1, 1, 0}, {1, 1, 0}}, "spirv-opt produced invalid SPIR-V:\n" + messages);
           result.formatted_diagnostics = result.diagnostics.format(file);
           return result;

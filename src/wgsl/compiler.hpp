@@ -58,6 +58,9 @@ struct Reflection {
 
 struct CompileResult {
   bool ok = false;
+  // The input was accepted but the generated SPIR-V failed validation: a compiler bug, never the user's
+  // fault.
+  bool internal_error = false;
   std::vector<uint32_t> spirv;
   Reflection reflection;
   Diagnostics diagnostics;

@@ -2046,6 +2046,15 @@ class Resolver {
                                                : et->scalar())};
         break;
       }
+      case BuiltinFn::Modf:
+      case BuiltinFn::Frexp: {
+        nargs(1);
+        const Type* t = unify(1, Want::Float);
+        if (t->is_abstract()) t = T().concretize(t);
+        param_types = {t};
+        result = modf_frexp_result(fn, t);
+        break;
+      }
       case BuiltinFn::Abs:
         nargs(1);
         result = unify(1, Want::Numeric);
@@ -2392,6 +2401,28 @@ class Resolver {
     }
   }
 
+  // modf -> __modf_result{fract, whole}; frexp -> __frexp_result{fract, exp} (exp: i32 per component).
+  const Type* modf_frexp_result(BuiltinFn fn, const Type* t) {
+    auto& slot = (fn == BuiltinFn::Modf ? modf_types_ : frexp_types_)[t];
+    if (!slot) {
+      std::string suffix = to_string(t);
+      for (char& c : suffix) {
+        if (c == '<' || c == '>' || c == ',' || c == ' ') c = '_';
+      }
+      Type* st =
+          T().make_struct((fn == BuiltinFn::Modf ? "__modf_result_" : "__frexp_result_") + suffix, nullptr);
+      const Type* second = fn == BuiltinFn::Modf ? t : T().with_scalar(t, T().i32());
+      st->members.push_back({"fract", t, 0, t->size, t->align});
+      uint32_t offset = round_up(second->align, t->size);
+      st->members.push_back(
+          {fn == BuiltinFn::Modf ? "whole" : "exp", second, offset, second->size, second->align});
+      st->align = std::max(t->align, second->align);
+      st->size = round_up(st->align, offset + second->size);
+      slot = st;
+    }
+    return slot;
+  }
+
   const Type* compare_exchange_result(const Type* t) {
     auto& slot = cmpxchg_types_[t];
     if (!slot) {
@@ -2689,6 +2720,8 @@ class Resolver {
   std::set<const ast::VarDecl*> explicit_ids_;
   std::map<const ast::Function*, State> fn_state_;
   std::map<const Type*, const Type*> cmpxchg_types_;
+  std::map<const Type*, const Type*> modf_types_;
+  std::map<const Type*, const Type*> frexp_types_;
 };
 
 }  // namespace

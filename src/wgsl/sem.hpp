@@ -72,6 +72,8 @@ enum class BuiltinFn {
   Mix,
   Smoothstep,
   Ldexp,
+  Modf,
+  Frexp,
   // numeric (any)
   Abs,
   Sign,

@@ -1108,7 +1108,8 @@ class Writer {
 
   uint32_t binary(const Expr& e) {
     const sem::ExprInfo& in = info(e);
-    if (e.binary_op == BinaryOp::LogicalAnd || e.binary_op == BinaryOp::LogicalOr) {
+    if ((e.binary_op == BinaryOp::LogicalAnd || e.binary_op == BinaryOp::LogicalOr) &&
+        !speculatable(*e.rhs)) {
       // Short circuit: the right side is evaluated only when needed.
       uint32_t lhs = value(*e.lhs);
       uint32_t lhs_block = current_label_;
@@ -1126,6 +1127,13 @@ class Writer {
       label(merge);
       return emit(Op::OpPhi, type_id(in.type), {lhs, lhs_block, rhs, rhs_end});
     }
+    if (e.binary_op == BinaryOp::LogicalAnd || e.binary_op == BinaryOp::LogicalOr) {
+      // The right side has no effects and cannot fault: evaluate it unconditionally (no branch).
+      uint32_t l = value(*e.lhs);
+      uint32_t r = value(*e.rhs);
+      return emit(e.binary_op == BinaryOp::LogicalAnd ? Op::OpLogicalAnd : Op::OpLogicalOr, type_id(in.type),
+                  {l, r});
+    }
     const Type* lt = info(*e.lhs).type;
     if (lt->kind == TypeKind::Reference) lt = lt->elem;
     const Type* rt = info(*e.rhs).type;
@@ -1133,6 +1141,43 @@ class Writer {
     uint32_t l = value(*e.lhs);
     uint32_t r = value(*e.rhs);
     return binary_op(e.binary_op, lt, l, rt, r, in.type, info(*e.rhs).value ? &*info(*e.rhs).value : nullptr);
+  }
+
+  // Whether `e` may be evaluated even where WGSL would not evaluate it: no memory access, no calls to user
+  // functions, atomics, barriers or subgroup operations (integer division is already made total).
+  bool speculatable(const Expr& e) const {
+    const sem::ExprInfo& in = info(e);
+    if (in.value) return true;
+    if (in.type->kind == TypeKind::Reference || in.type->kind == TypeKind::Pointer) return false;
+    switch (e.kind) {
+      case ExprKind::Identifier:
+        return in.symbol == SymbolKind::LocalLet || in.symbol == SymbolKind::Param ||
+               in.symbol == SymbolKind::Override;
+      case ExprKind::Unary:
+        return e.unary_op != UnaryOp::AddressOf && e.unary_op != UnaryOp::Deref && speculatable(*e.lhs);
+      case ExprKind::Binary:
+        return speculatable(*e.lhs) && speculatable(*e.rhs);
+      case ExprKind::Member:
+        return speculatable(*e.lhs);
+      case ExprKind::Call: {
+        if (in.call == CallKind::UserFunction) return false;
+        if (in.call == CallKind::Builtin) {
+          BuiltinFn fn = in.builtin;
+          if (fn == BuiltinFn::ArrayLength || fn == BuiltinFn::WorkgroupBarrier ||
+              fn == BuiltinFn::StorageBarrier || fn == BuiltinFn::WorkgroupUniformLoad ||
+              sem::is_subgroup_builtin(fn) ||
+              (fn >= BuiltinFn::AtomicLoad && fn <= BuiltinFn::AtomicCompareExchangeWeak)) {
+            return false;
+          }
+        }
+        for (const auto& a : e.args) {
+          if (!speculatable(*a)) return false;
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
   }
 
   uint32_t splat(const Type* vector_type, uint32_t scalar) {
@@ -1477,6 +1522,10 @@ class Writer {
         return glsl(GLSLstd450SmoothStep);
       case BuiltinFn::Ldexp:
         return glsl(GLSLstd450Ldexp);
+      case BuiltinFn::Modf:
+        return glsl(GLSLstd450ModfStruct);
+      case BuiltinFn::Frexp:
+        return glsl(GLSLstd450FrexpStruct);
       case BuiltinFn::Abs:
         if (s->kind == TypeKind::U32) return args[0];
         return glsl(is_float ? GLSLstd450FAbs : GLSLstd450SAbs);

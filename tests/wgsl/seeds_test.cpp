@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "test_util.hpp"
 
@@ -138,6 +139,22 @@ TEST(Seeds, CompileTimeOfGenerated2000LineModule) {
               lines, ms, ms_no_val, r.spirv.size());
   // Generous bound (debug builds, shared CI cores): compilation must stay interactive.
   EXPECT_LT(ms, 5000.0);
+}
+
+// The fuzzer's seed corpus, run as a plain test: no internal compiler errors, and every file that is not
+// meant to be invalid compiles.
+TEST(Corpus, EveryFileCompilesOrFailsCleanly) {
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(VKGEMM_WGSL_CORPUS_DIR)) {
+    std::string name = entry.path().filename().string();
+    std::string src = testing::read_file(entry.path().string());
+    CompileResult r = compile(src, {.file_name = name});
+    EXPECT_FALSE(r.internal_error) << name;
+    bool meant_invalid = name.find("error") != std::string::npos;
+    EXPECT_EQ(r.ok, !meant_invalid) << name << "\n" << r.formatted_diagnostics;
+    ++files;
+  }
+  EXPECT_GE(files, 10u);
 }
 
 }  // namespace

@@ -82,6 +82,13 @@ INSTANTIATE_TEST_SUITE_P(
              "(j > 1u) { break; } outu[i * 3u + j] = j; } }",
              "", ""),
         SNIP("return_early", "if (gid.x > 10u) { return; } out[gid.x] = 1.0;", "", "OpReturn"),
+        SNIP("pure_logical_and_is_branch_free",
+             "let ok = gid.x > 1u && (gid.y < 3u || lidx == 0u); outu[0] = select(0u, 1u, ok);", "",
+             "OpLogicalAnd"),
+        SNIP("modf_frexp",
+             "let m = modf(out[0]); let f = frexp(vec2<f32>(out[1], 8.0)); out[2] = m.fract + m.whole + "
+             "f.fract.x + f32(f.exp.y);",
+             "", "ModfStruct"),
         SNIP("compound_assign_from_variables",
              "var x = gid.x; var y = 3u; x += y; x *= y; var f = 1.0; var g = out[0]; f -= g; f /= g; "
              "var v = vec2<f32>(f); v *= g; v += vec2<f32>(g); var s = i32(x); s <<= y; s >>= x; "

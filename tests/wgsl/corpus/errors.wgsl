@@ -1,0 +1,3 @@
+fn f() -> i32 { let x: u32 = -1; return x }
+struct { }
+@compute fn main( {}

@@ -1,0 +1,3 @@
+@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {
+  if (i == 0u) { workgroupBarrier(); }
+}
