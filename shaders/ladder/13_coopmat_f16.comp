@@ -3,7 +3,8 @@
 // f32 in, f32 out; A and B are rounded to f16 while being copied to shared memory, multiplied on tensor cores with
 // the 16x8x16 f16-accumulating shape (the fast path on Hopper's Vulkan driver, see shared/references.md), and every
 // PROMOTE_K elements of K the f16 partial sums are added into f32 accumulators, which bounds the f16 rounding error
-// to PROMOTE_K terms. 128x128 tile per workgroup, 8 subgroups of 32 (2 x 4), each a 64x32 warp tile of 4x4 fragments.
+// to PROMOTE_K terms. BM x BN tile per workgroup (default 128x128), 8 subgroups of 32 (default 2 x 4, each a 64x32
+// warp tile of 4x4 fragments). With INPUT_F16 the operands arrive in f16 (the host converts them in one pass).
 // Same ABI and constraints as kernel 10 (A=0, B=1, C=2, dims uniform (M, N, K, _) at 3; K % 4 == 0, N % 4 == 0).
 // Needs subgroup size 32 (NVIDIA).
 #pragma use_vulkan_memory_model
@@ -14,21 +15,36 @@
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x = 256) in;
+#ifdef INPUT_F16
+// Operands already in f16 (8 halves per uvec4): K % 8 == 0 and N % 8 == 0.
+layout(std430, set = 0, binding = 0) readonly buffer ABuffer { uvec4 A16[]; };
+layout(std430, set = 0, binding = 1) readonly buffer BBuffer { uvec4 B16[]; };
+#else
 layout(std430, set = 0, binding = 0) readonly buffer ABuffer { vec4 A[]; };
 layout(std430, set = 0, binding = 1) readonly buffer BBuffer { vec4 B[]; };
+#endif
 layout(std430, set = 0, binding = 2) writeonly buffer CBuffer { float C[]; };
 layout(std140, set = 0, binding = 3) uniform Dims { uvec4 dims; };
 
 #ifndef BK
 #define BK 32u
 #endif
-const uint BM = 128u, BN = 128u;
+#ifndef BM
+#define BM 128u
+#endif
+#ifndef BN
+#define BN 128u
+#endif
+#ifndef WARPS_N
+#define WARPS_N 4u  // subgroups across N; 8 / WARPS_N across M
+#endif
 #ifndef PROMOTE_K
 #define PROMOTE_K 64u
 #endif
 const uint LM = 16u, LN = 8u, LK = 16u;   // fragment shape
-const uint WARPS_N = 4u;                  // subgroups across N (2 across M)
-const uint FRAG_ROWS = 4u, FRAG_COLS = 4u;  // fragments per subgroup: 64 x 32 outputs
+const uint WARPS_M = 8u / WARPS_N;
+const uint FRAG_ROWS = BM / WARPS_M / LM;  // fragments per subgroup
+const uint FRAG_COLS = BN / WARPS_N / LN;
 const uint PAD = 8u;                      // halves of padding per shared row (bank spread)
 const uint A_STRIDE = (BK + PAD) / 8u;    // shared A row stride in uvec4 (8 halves each)
 const uint B_STRIDE = (BN + PAD) / 8u;
@@ -45,6 +61,16 @@ uvec4 pack8(vec4 lo, vec4 hi) {
   return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
 }
 
+#ifdef INPUT_F16
+uvec4 load_a8(uint r, uint c8, uint M, uint K8) {
+  uvec4 v = A16[min(r, M - 1u) * K8 + min(c8, K8 - 1u)];
+  return (r < M && c8 < K8) ? v : uvec4(0u);
+}
+uvec4 load_b8(uint r, uint c8, uint K, uint N8) {
+  uvec4 v = B16[min(r, K - 1u) * N8 + min(c8, N8 - 1u)];
+  return (r < K && c8 < N8) ? v : uvec4(0u);
+}
+#else
 vec4 load_a(uint r, uint c4, uint M, uint K4) {
   vec4 v = A[min(r, M - 1u) * K4 + min(c4, K4 - 1u)];
   return (r < M && c4 < K4) ? v : vec4(0.0);
@@ -53,6 +79,7 @@ vec4 load_b(uint r, uint c4, uint K, uint N4) {
   vec4 v = B[min(r, K - 1u) * N4 + min(c4, N4 - 1u)];
   return (r < K && c4 < N4) ? v : vec4(0.0);
 }
+#endif
 
 // Global -> registers for K step k0: A is BM rows x BK/8 uvec4, B is BK rows x BN/8 uvec4.
 void fetch(uint tid, uint row0, uint col0, uint k0, uint M, uint N, uint K) {
@@ -60,14 +87,22 @@ void fetch(uint tid, uint row0, uint col0, uint k0, uint M, uint N, uint K) {
   [[unroll]] for (uint i = 0u; i < A_PER_THREAD; i++) {
     uint idx = tid + 256u * i;
     uint r = idx / (BK / 8u), c8 = idx % (BK / 8u);  // row, group of 8 k
+#ifdef INPUT_F16
+    a_reg[i] = load_a8(row0 + r, k0 / 8u + c8, M, K / 8u);
+#else
     uint c4 = k0 / 4u + 2u * c8;
     a_reg[i] = pack8(load_a(row0 + r, c4, M, K4), load_a(row0 + r, c4 + 1u, M, K4));
+#endif
   }
   [[unroll]] for (uint i = 0u; i < B_PER_THREAD; i++) {
     uint idx = tid + 256u * i;
     uint kr = idx / (BN / 8u), n8 = idx % (BN / 8u);  // k row, group of 8 n
+#ifdef INPUT_F16
+    b_reg[i] = load_b8(k0 + kr, col0 / 8u + n8, K, N / 8u);
+#else
     uint n4 = col0 / 4u + 2u * n8;
     b_reg[i] = pack8(load_b(k0 + kr, n4, K, N4), load_b(k0 + kr, n4 + 1u, K, N4));
+#endif
   }
 }
 

@@ -38,6 +38,9 @@ struct GemmKernel {
   uint32_t a_binding = 1, b_binding = 2, c_binding = 3, size_binding = 0;  // size_binding: uniform sizes only
   uint32_t n_multiple = 1, k_multiple = 1;  // N % n_multiple == 0 and K % k_multiple == 0 required
   bool needs_coopmat = false;
+  // The kernel reads A and B as f16 (8 halves per uvec4): GemmLaunch converts the f32 operands in one pass
+  // each into scratch buffers, recorded (and timed) together with the kernel.
+  bool f16_operands = false;
   // Largest acceptable max |C - ref| / sum|A||B| for a shape; empty = the f32 bound 2*K*2^-24
   // (kernels that round to f16 on the way need a wider one).
   std::function<double(GemmShape)> error_bound;
@@ -76,6 +79,11 @@ class GemmLaunch {
   GemmShape shape_;
   const Pipeline* pipeline_ = nullptr;
   Buffer sizes_;  // uniform block for uniform-size ABIs
+  // f16_operands: the converted operands and the conversion pass.
+  Buffer a16_, b16_;
+  const Pipeline* convert_ = nullptr;
+  const Buffer* a_ = nullptr;
+  const Buffer* b_ = nullptr;
   std::vector<BufferBinding> bindings_;
   std::array<uint32_t, 3> groups_{};
   std::array<uint32_t, 3> push_{};

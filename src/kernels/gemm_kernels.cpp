@@ -130,6 +130,16 @@ std::vector<GemmKernel> make_kernels() {
   tc.title = "kernel 13 with BK=64 (half the barriers and K steps)";
   tc.spirv = "ladder_13b_coopmat_bk64";
   k.push_back(tc);
+  // The same tensor-core kernel on f16 operands: one conversion pass per operand (timed with it), then half
+  // the bytes per K step and no conversion in the main loop.
+  tc.id = "13c";
+  tc.name = "coopmat_f16_operands";
+  tc.title = "f32 -> f16 conversion pass, then tensor cores on f16 operands, BK=64";
+  tc.spirv = "ladder_13c_coopmat_f16in";
+  tc.f16_operands = true;
+  tc.n_multiple = 8;
+  tc.k_multiple = 8;
+  k.push_back(tc);
   return k;
 }
 
@@ -219,6 +229,20 @@ GemmLaunch::GemmLaunch(Context& ctx, const GemmKernel& kernel, GemmShape shape, 
                    {0, kernel.b_binding, BindingKind::StorageBuffer},
                    {0, kernel.c_binding, BindingKind::StorageBuffer}};
   bindings_ = {{0, kernel.a_binding, &a}, {0, kernel.b_binding, &b}, {0, kernel.c_binding, &c}};
+  if (kernel.f16_operands) {
+    a_ = &a;
+    b_ = &b;
+    a16_ = ctx.create_buffer(size_t(shape.m) * shape.k * 2);
+    b16_ = ctx.create_buffer(size_t(shape.k) * shape.n * 2);
+    bindings_[0].buffer = &a16_;
+    bindings_[1].buffer = &b16_;
+    PipelineDesc convert;
+    convert.spirv = embedded_spirv("ladder_convert_f16");
+    convert.debug_name = "convert_f16";
+    convert.bindings = {{0, 0, BindingKind::StorageBuffer}, {0, 1, BindingKind::StorageBuffer}};
+    convert.push_constant_bytes = 4;
+    convert_ = &ctx.pipeline(convert);
+  }
   switch (kernel.sizes) {
     case SizeAbi::SurfgradUniform:
     case SizeAbi::IstanbulUniform: {
@@ -246,6 +270,16 @@ GemmLaunch::GemmLaunch(Context& ctx, const GemmKernel& kernel, GemmShape shape, 
 }
 
 void GemmLaunch::record(Recorder& recorder) const {
+  if (convert_) {
+    auto convert = [&](const Buffer& src, const Buffer& dst, uint64_t elements) {
+      uint32_t count4 = static_cast<uint32_t>(elements / 4);
+      uint32_t groups = std::min<uint32_t>((count4 + 255) / 256, 65535);
+      recorder.dispatch(*convert_, {{0, 0, &src}, {0, 1, &dst}}, {groups, 1, 1}, &count4, 4);
+    };
+    convert(*a_, a16_, uint64_t(shape_.m) * shape_.k);
+    convert(*b_, b16_, uint64_t(shape_.k) * shape_.n);
+    recorder.barrier();
+  }
   recorder.dispatch(*pipeline_, bindings_, groups_,
                     kernel_.sizes == SizeAbi::PushConstants ? push_.data() : nullptr,
                     kernel_.sizes == SizeAbi::PushConstants ? sizeof(push_) : 0);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "kernels/embedded.hpp"
 #include "kernels/gemm_kernel.hpp"
 #include "test_support.hpp"
 
@@ -80,6 +81,58 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, LadderShapes,
                          ::testing::Combine(::testing::ValuesIn(kernel_ids()),
                                             ::testing::ValuesIn(odd_shapes())),
                          case_name);
+
+}  // namespace
+}  // namespace vkgemm::test
+
+namespace vkgemm::test {
+namespace {
+
+// IEEE half from float, round to nearest even (reference for the f16 conversion pass).
+uint16_t to_half(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu, mant = x & 0x7fffffu;
+  int e = int(exp) - 127 + 15;
+  if (exp == 0xff) return uint16_t(sign | 0x7c00u | (mant ? 0x200u : 0));
+  if (e >= 31) return uint16_t(sign | 0x7c00u);
+  if (e <= 0) {  // subnormal half
+    if (e < -10) return uint16_t(sign);
+    mant |= 0x800000u;
+    uint32_t shift = uint32_t(14 - e);
+    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1u))) ++h;
+    return uint16_t(sign | h);
+  }
+  uint32_t h = (uint32_t(e) << 10) | (mant >> 13), rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return uint16_t(sign | h);
+}
+
+class ConvertF16 : public GpuTest {};
+
+TEST_F(ConvertF16, MatchesRoundToNearestEven) {
+  // 1000 values (a multiple of 4), spanning normal and subnormal halves, with a poisoned destination.
+  auto values = random_floats(1000, 9, -60000.0f, 60000.0f);
+  for (size_t i = 0; i < 100; ++i) values[i] *= 1e-7f;
+  Buffer src = ctx().create_buffer(values.size() * 4), dst = ctx().create_buffer(values.size() * 2);
+  ctx().upload(src, values.data(), values.size() * 4);
+  ctx().fill(dst, kPoison);
+  PipelineDesc d;
+  d.spirv = kernels::embedded_spirv("ladder_convert_f16");
+  d.debug_name = "convert_f16";
+  d.bindings = {{0, 0, BindingKind::StorageBuffer}, {0, 1, BindingKind::StorageBuffer}};
+  d.push_constant_bytes = 4;
+  uint32_t count4 = 250;
+  Recorder rec(ctx());
+  rec.dispatch(ctx().pipeline(d), {{0, 0, &src}, {0, 1, &dst}}, {1, 1, 1}, &count4,
+               4);  // grid-stride: 1 group
+  rec.run();
+  auto halves = ctx().download<uint16_t>(dst, values.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < values.size(); ++i) bad += halves[i] != to_half(values[i]);
+  EXPECT_EQ(bad, 0u);
+}
 
 }  // namespace
 }  // namespace vkgemm::test
