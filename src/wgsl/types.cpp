@@ -187,16 +187,12 @@ Type* TypeTable::make(const Type& proto) {
   return &storage_.back();
 }
 
-const Type* TypeTable::intern(const std::string& key, const Type& proto) {
+const Type* TypeTable::intern(const Key& key, const Type& proto) {
   auto it = interned_.find(key);
   if (it != interned_.end()) return it->second;
   const Type* t = make(proto);
   interned_[key] = t;
   return t;
-}
-
-static std::string key_of(const Type* t) {
-  return std::to_string(reinterpret_cast<uintptr_t>(t));
 }
 
 const Type* TypeTable::vector(const Type* elem, uint32_t n) {
@@ -206,7 +202,7 @@ const Type* TypeTable::vector(const Type* elem, uint32_t n) {
   t.count = n;
   t.size = elem->size * n;
   t.align = elem->size * (n == 3 ? 4 : n);
-  return intern("v" + std::to_string(n) + key_of(elem), t);
+  return intern({static_cast<int>(TypeKind::Vector), elem, n, 0, 0}, t);
 }
 
 const Type* TypeTable::matrix(const Type* elem, uint32_t columns, uint32_t rows) {
@@ -218,7 +214,7 @@ const Type* TypeTable::matrix(const Type* elem, uint32_t columns, uint32_t rows)
   t.stride = round_up(column->align, column->size);
   t.size = t.stride * columns;
   t.align = column->align;
-  return intern("m" + std::to_string(columns) + key_of(column), t);
+  return intern({static_cast<int>(TypeKind::Matrix), column, columns, 0, 0}, t);
 }
 
 const Type* TypeTable::array(const Type* elem, uint32_t count) {
@@ -229,7 +225,7 @@ const Type* TypeTable::array(const Type* elem, uint32_t count) {
   t.stride = round_up(elem->align, elem->size);
   t.size = t.stride * count;
   t.align = elem->align;
-  return intern("a" + std::to_string(count) + "_" + key_of(elem), t);
+  return intern({static_cast<int>(TypeKind::Array), elem, count, 0, 0}, t);
 }
 
 const Type* TypeTable::atomic(const Type* elem) {
@@ -238,7 +234,7 @@ const Type* TypeTable::atomic(const Type* elem) {
   t.elem = elem;
   t.size = 4;
   t.align = 4;
-  return intern("at" + key_of(elem), t);
+  return intern({static_cast<int>(TypeKind::Atomic), elem, 0, 0, 0}, t);
 }
 
 const Type* TypeTable::pointer(const Type* store, AddressSpace as, Access access) {
@@ -247,9 +243,8 @@ const Type* TypeTable::pointer(const Type* store, AddressSpace as, Access access
   t.elem = store;
   t.address_space = as;
   t.access = access;
-  return intern("p" + std::to_string(static_cast<int>(as)) + "_" + std::to_string(static_cast<int>(access)) +
-                    "_" + key_of(store),
-                t);
+  return intern(
+      {static_cast<int>(TypeKind::Pointer), store, 0, static_cast<int>(as), static_cast<int>(access)}, t);
 }
 
 const Type* TypeTable::reference(const Type* store, AddressSpace as, Access access) {
@@ -258,9 +253,8 @@ const Type* TypeTable::reference(const Type* store, AddressSpace as, Access acce
   t.elem = store;
   t.address_space = as;
   t.access = access;
-  return intern("r" + std::to_string(static_cast<int>(as)) + "_" + std::to_string(static_cast<int>(access)) +
-                    "_" + key_of(store),
-                t);
+  return intern(
+      {static_cast<int>(TypeKind::Reference), store, 0, static_cast<int>(as), static_cast<int>(access)}, t);
 }
 
 Type* TypeTable::make_struct(std::string name, const ast::Struct* decl) {

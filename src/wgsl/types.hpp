@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace vkgemm::wgsl {
@@ -115,9 +116,11 @@ class TypeTable {
 
  private:
   Type* make(const Type& proto);
-  const Type* intern(const std::string& key, const Type& proto);
+  // Structural identity: (kind, element, count, address space, access).
+  using Key = std::tuple<int, const Type*, uint32_t, int, int>;
+  const Type* intern(const Key& key, const Type& proto);
   std::deque<Type> storage_;
-  std::map<std::string, const Type*> interned_;
+  std::map<Key, const Type*> interned_;
   const Type* void_;
   const Type* bool_;
   const Type* abstract_int_;

@@ -1,5 +1,6 @@
-// Times the llm.istanbul `matmul` compiled by wgslc (embedded wgsl_istanbul_matmul, and the same WGSL compiled
-// at run time through vkgemm_wgsl_run) against its GLSL twin (ladder_10_istanbul, same ABI and tiling).
+// Times the llm.istanbul `matmul` compiled by wgslc (embedded wgsl_istanbul_matmul, and the same WGSL
+// compiled at run time through vkgemm_wgsl_run) against its GLSL twin (ladder_10_istanbul, same ABI and
+// tiling).
 //   wgsl_bench_istanbul [size=4096] [iterations=20] [device]
 // Prints GPU ms and TFLOP/s per variant and the largest difference between the WGSL and GLSL results.
 #include <algorithm>
@@ -27,8 +28,8 @@ struct Timing {
   std::vector<float> result;
 };
 
-Timing time_pipeline(Context& ctx, const Pipeline& p, Buffer& x, Buffer& w, Buffer& y, Buffer& dims, uint32_t n,
-                     int iterations) {
+Timing time_pipeline(Context& ctx, const Pipeline& p, Buffer& x, Buffer& w, Buffer& y, Buffer& dims,
+                     uint32_t n, int iterations) {
   std::vector<BufferBinding> b = {{0, 0, &x}, {0, 1, &w}, {0, 2, &y}, {0, 3, &dims}};
   std::array<uint32_t, 3> groups{(n + 63) / 64, (n + 63) / 64, 1};
   {
@@ -84,18 +85,21 @@ int main(int argc, char** argv) {
     std::printf("%-34s %9.3f ms %8.2f TFLOP/s\n", name, t.ms, flops / (t.ms * 1e-3) / 1e12);
   };
 
-  PipelineDesc glsl{kernels::embedded_spirv("ladder_10_istanbul"), "main", layout, 0, {}, "ladder_10_istanbul"};
+  PipelineDesc glsl{
+      kernels::embedded_spirv("ladder_10_istanbul"), "main", layout, 0, {}, "ladder_10_istanbul"};
   Timing tg = time_pipeline(ctx, ctx.pipeline(glsl), x, w, y, dims, n, iterations);
   report("GLSL ladder_10_istanbul (glslc -O)", tg);
 
-  PipelineDesc wgsl{kernels::embedded_spirv("wgsl_istanbul_matmul"), "matmul", layout, 0, {}, "wgsl_istanbul_matmul"};
+  PipelineDesc wgsl{
+      kernels::embedded_spirv("wgsl_istanbul_matmul"), "matmul", layout, 0, {}, "wgsl_istanbul_matmul"};
   Timing tw = time_pipeline(ctx, ctx.pipeline(wgsl), x, w, y, dims, n, iterations);
   report("WGSL istanbul (wgslc -O, build time)", tw);
 
   // The same WGSL compiled now, through the run-time API (compile time included in the report).
   auto start = std::chrono::steady_clock::now();
   wgsl::Program program(ctx, kIstanbulWgsl, {.file_name = "istanbul_matmul.wgsl"});
-  double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  double compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   Timing tr = time_pipeline(ctx, program.pipeline(), x, w, y, dims, n, iterations);
   report("WGSL istanbul (run-time compile)", tr);
   std::printf("run-time compile + pipeline creation: %.1f ms\n", compile_ms);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <numeric>
 
 #include "test_support.hpp"
@@ -431,6 +432,99 @@ fn main(@builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sg: 
     EXPECT_EQ(got[i * 4 + 2], std::min(sg, 32u) / 2) << i;
     EXPECT_EQ(got[i * 4 + 3], base + 1 + sg * 1000u) << i;
   }
+}
+
+TEST_F(WgslGpu, MatricesAndStructs) {
+  const char* src = R"(
+struct Params { m: mat4x4<f32>, v: vec4<f32>, scale: f32 }
+@group(0) @binding(0) var<storage, read> p: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+  let mv = p.m * p.v;
+  let vm = p.v * p.m;
+  let t = transpose(p.m);
+  let m2 = mat2x2<f32>(p.v.x, p.v.y, p.v.z, p.v.w);
+  for (var i = 0u; i < 4u; i++) {
+    out[i] = mv[i];
+    out[4u + i] = vm[i];
+    out[8u + i] = t[i][(i + 1u) % 4u] * p.scale;
+  }
+  out[12] = determinant(m2);
+  out[13] = determinant(p.m);
+}
+)";
+  std::vector<float> params(16 + 4 + 4, 0.0f);  // m (column-major), v, scale + padding
+  for (int i = 0; i < 16; ++i) params[i] = static_cast<float>((i * 7) % 11) - 5.0f;
+  for (int i = 0; i < 4; ++i) params[16 + i] = static_cast<float>(i) + 0.5f;
+  params[20] = 2.0f;
+  Program prog(ctx(), src);
+  Buffer pb = storage(params), ob = output(14);
+  prog.run({{0, 0, &pb}, {0, 1, &ob}}, {1, 1, 1});
+  auto got = ctx().download<float>(ob, 14);
+  auto m = [&](int col, int row) { return static_cast<double>(params[col * 4 + row]); };
+  auto v = [&](int i) { return static_cast<double>(params[16 + i]); };
+  for (int r = 0; r < 4; ++r) {
+    double mv = 0, vm = 0;
+    for (int c = 0; c < 4; ++c) {
+      mv += m(c, r) * v(c);
+      vm += v(c) * m(r, c);
+    }
+    EXPECT_NEAR(got[r], mv, 1e-4) << r;
+    EXPECT_NEAR(got[4 + r], vm, 1e-4) << r;
+    EXPECT_NEAR(got[8 + r], m((r + 1) % 4, r) * 2.0, 1e-5) << r;  // transpose(m)[r][c] = m[c][r]
+  }
+  EXPECT_NEAR(got[12], v(0) * v(3) - v(2) * v(1), 1e-5);
+  // Determinant of the 4x4 by cofactor expansion in double.
+  std::function<double(std::vector<double>, int)> det = [&](std::vector<double> a, int n) -> double {
+    if (n == 1) return a[0];
+    double sum = 0;
+    for (int c = 0; c < n; ++c) {
+      std::vector<double> minor;
+      for (int r = 1; r < n; ++r) {
+        for (int k = 0; k < n; ++k) {
+          if (k != c) minor.push_back(a[r * n + k]);
+        }
+      }
+      sum += (c % 2 ? -1.0 : 1.0) * a[c] * det(minor, n - 1);
+    }
+    return sum;
+  };
+  std::vector<double> a(16);
+  for (int i = 0; i < 16; ++i) a[i] = params[i];
+  EXPECT_NEAR(got[13], det(a, 4), 1e-3 * (1.0 + std::fabs(det(a, 4))));
+}
+
+TEST_F(WgslGpu, F16StorageAndArithmetic) {
+  if (!ctx().info().shader_f16 || !ctx().info().storage_16bit) GTEST_SKIP() << "no f16 arithmetic/storage";
+  const char* src = R"(
+enable f16;
+@group(0) @binding(0) var<storage, read_write> h: array<vec2<f16>>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let v = h[gid.x];
+  h[gid.x] = v * 2.0h + vec2<f16>(1.0h);
+  out[gid.x] = f32(v.x) + f32(v.y);
+}
+)";
+  // f16 bit patterns of 0.5, 1.5, -2, 0.25, 3, -0.5, 8, 0.125
+  std::vector<uint16_t> bits = {0x3800, 0x3e00, 0xc000, 0x3400, 0x4200, 0xb800, 0x4800, 0x3000};
+  std::vector<double> vals = {0.5, 1.5, -2.0, 0.25, 3.0, -0.5, 8.0, 0.125};
+  Program p(ctx(), src);
+  Buffer hb = ctx().create_buffer(bits.size() * 2), ob = output(4);
+  ctx().upload(hb, bits.data(), bits.size() * 2);
+  p.run({{0, 0, &hb}, {0, 1, &ob}}, {1, 1, 1});
+  auto sums = ctx().download<float>(ob, 4);
+  std::vector<uint16_t> after(bits.size());
+  ctx().download(hb, after.data(), after.size() * 2);
+  auto half_to_double = [](uint16_t b) {
+    int e = (b >> 10) & 0x1f, m = b & 0x3ff;
+    double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+    return (b & 0x8000) ? -v : v;
+  };
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(sums[i], vals[2 * i] + vals[2 * i + 1]) << i;
+  for (size_t i = 0; i < bits.size(); ++i) EXPECT_EQ(half_to_double(after[i]), vals[i] * 2.0 + 1.0) << i;
 }
 
 TEST_F(WgslGpu, CompileErrorsAndBindingMistakesAreReported) {
