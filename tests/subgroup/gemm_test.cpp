@@ -1,5 +1,6 @@
 // The subgroup matmul (ladder rung 11) in both builds against the double reference. The hw build also runs in
-// tests/kernels with every ladder shape; here the emu build gets the same treatment on fewer shapes.
+// tests/kernels with every ladder shape; here both builds also get whole 128x128 tiles (the vector-load
+// path).
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -45,13 +46,15 @@ std::string gemm_case_name(const ::testing::TestParamInfo<GemmParam>& info) {
          "x" + std::to_string(s.k);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothBuilds, SubgroupGemm,
-                         ::testing::Combine(::testing::Values(Build::Hardware, Build::Emulated),
-                                            ::testing::Values(GemmShape{1, 1, 1}, GemmShape{3, 5, 7},
-                                                              GemmShape{17, 129, 33}, GemmShape{130, 67, 20},
-                                                              GemmShape{128, 128, 128},
-                                                              GemmShape{200, 257, 9})),
-                         gemm_case_name);
+INSTANTIATE_TEST_SUITE_P(
+    BothBuilds, SubgroupGemm,
+    ::testing::Combine(::testing::Values(Build::Hardware, Build::Emulated),
+                       ::testing::Values(GemmShape{1, 1, 1}, GemmShape{3, 5, 7}, GemmShape{17, 129, 33},
+                                         GemmShape{130, 67, 20}, GemmShape{128, 128, 128},
+                                         GemmShape{200, 257, 9},
+                                         // whole tiles, partial last K chunk
+                                         GemmShape{256, 260, 34}, GemmShape{129, 256, 40})),
+    gemm_case_name);
 
 class SubgroupGemmChoice : public GpuTest {};
 
