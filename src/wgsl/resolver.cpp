@@ -41,6 +41,7 @@ struct Symbol {
   };
   Kind kind;
   const void* node;
+  SourceRange range{};  // where it is declared (for "previous declaration" notes)
 };
 
 enum class State { NotStarted, InProgress, Done };
@@ -107,14 +108,13 @@ class Resolver {
 
   void declare_module_scope() {
     auto declare = [&](const std::string& name, SourceRange r, Symbol s) {
-      if (module_scope_.count(name)) {
+      if (auto it = module_scope_.find(name); it != module_scope_.end()) {
         diags_.error(r, "redeclaration of '" + name + "'");
+        diags_.note(it->second.range, "'" + name + "' is also declared here");
         return;
       }
-      if (is_predeclared_type_name(name)) {
-        // Shadowing predeclared types is legal WGSL but makes kernels confusing; we follow the spec and allow
-        // it.
-      }
+      // Shadowing predeclared types and built-in functions is legal WGSL (Gridwise relies on the latter).
+      s.range = r;
       module_scope_[name] = s;
     };
     for (const auto& s : mod_.structs) declare(s->name, s->range, {Symbol::Struct, s.get()});
@@ -126,12 +126,6 @@ class Resolver {
       declare(g->name, g->name_range, {k, g.get()});
     }
     for (const auto& f : mod_.functions) declare(f->name, f->name_range, {Symbol::Function, f.get()});
-  }
-
-  static bool is_predeclared_type_name(const std::string& n) {
-    static const std::set<std::string> names = {"bool", "i32",  "u32",   "f32",    "f16", "vec2",
-                                                "vec3", "vec4", "array", "atomic", "ptr"};
-    return names.count(n) != 0;
   }
 
   const Symbol* lookup(const std::string& name) {
@@ -147,7 +141,12 @@ class Resolver {
 
   void declare_local(const std::string& name, SourceRange r, Symbol s) {
     auto& scope = fn_->scopes.back();
-    if (scope.count(name)) fail(r, "redeclaration of '" + name + "' in the same scope");
+    if (auto it = scope.find(name); it != scope.end()) {
+      diags_.error(r, "redeclaration of '" + name + "' in the same scope");
+      diags_.note(it->second.range, "previous declaration of '" + name + "'");
+      throw ResolveError{};
+    }
+    s.range = r;
     scope[name] = s;
   }
 
@@ -751,6 +750,26 @@ class Resolver {
         } else {
           fail(a.range, "attribute '@" + a.name + "' is not valid on a compute parameter");
         }
+      }
+      if (is_compute && !sp.builtin && sp.type->kind == TypeKind::Struct && sp.type->decl) {
+        // An input struct: every member carries a @builtin.
+        for (size_t m = 0; m < sp.type->members.size(); ++m) {
+          const ast::StructMember& member = sp.type->decl->members[m];
+          std::optional<BuiltinValue> b;
+          for (const auto& a : member.attributes) {
+            if (a.name == "builtin" && a.args.size() == 1 && a.args[0]->kind == ExprKind::Identifier) {
+              b = builtin_value(*a.args[0], sp.type->members[m].type);
+              if (!seen_builtins.insert(*b).second)
+                fail(a.range, "duplicate @builtin(" + a.args[0]->name + ")");
+            }
+          }
+          if (!b) {
+            fail(member.range, "member '" + member.name + "' of entry-point input struct '" + sp.type->name +
+                                   "' must have a @builtin attribute");
+          }
+          sp.member_builtins.push_back(*b);
+        }
+        sp.builtin = sp.member_builtins.front();  // marks the parameter as an input; members carry the values
       }
       if (is_compute && !sp.builtin) {
         fail(p.range, "entry-point parameter '" + p.name + "' must have a @builtin attribute");
@@ -2497,9 +2516,12 @@ class Resolver {
             nu = u.nonuniform_vars.count(info.param) != 0;
             const auto& params = fn_sem_params(info.param);
             if (params && params->builtin) {
-              BuiltinValue b = *params->builtin;
-              nu = b == BuiltinValue::GlobalInvocationId || b == BuiltinValue::LocalInvocationId ||
-                   b == BuiltinValue::LocalInvocationIndex || b == BuiltinValue::SubgroupInvocationId;
+              std::vector<BuiltinValue> values = params->member_builtins;
+              if (values.empty()) values.push_back(*params->builtin);
+              for (BuiltinValue b : values) {
+                nu = nu || b == BuiltinValue::GlobalInvocationId || b == BuiltinValue::LocalInvocationId ||
+                     b == BuiltinValue::LocalInvocationIndex || b == BuiltinValue::SubgroupInvocationId;
+              }
             }
             break;
           }

@@ -225,6 +225,7 @@ struct Param {
   const ast::Param* decl = nullptr;
   const Type* type = nullptr;
   std::optional<BuiltinValue> builtin;
+  std::vector<BuiltinValue> member_builtins;  // entry-point input struct: one built-in per member
 };
 
 // One workgroup_size dimension: a constant, or an override (with its default value).

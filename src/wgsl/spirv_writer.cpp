@@ -602,6 +602,17 @@ class Writer {
     terminated_ = false;
     if (f.is_entry_point) {
       for (const auto& p : f.params) {
+        if (!p.member_builtins.empty()) {
+          Words members;
+          for (size_t m = 0; m < p.member_builtins.size(); ++m) {
+            const Type* mt = p.type->members[m].type;
+            members.push_back(emit(Op::OpLoad, type_id(mt), {builtin_input(p.member_builtins[m], mt)}));
+          }
+          uint32_t v = emit(Op::OpCompositeConstruct, type_id(p.type), members);
+          name(v, p.decl->name);
+          locals_[p.decl] = v;
+          continue;
+        }
         uint32_t var = builtin_input(*p.builtin, p.type);
         uint32_t v = emit(Op::OpLoad, type_id(p.type), {var});
         name(v, p.decl->name);

@@ -304,6 +304,15 @@ fn main(@builtin(local_invocation_index) lidx: u32, @builtin(workgroup_id) wg: v
   EXPECT_FALSE(r->diags.has_errors()) << r->text();
 }
 
+TEST(Resolver, RedeclarationNotesThePreviousDeclaration) {
+  auto r = resolve_src("fn f() {\n  let a = 1;\n  var a = 2;\n}\n");
+  ASSERT_EQ(r->diags.list().size(), 2u) << r->text();
+  EXPECT_EQ(r->diags.list()[0].range.begin.line, 3u);
+  EXPECT_EQ(r->diags.list()[1].severity, Severity::Note);
+  EXPECT_EQ(r->diags.list()[1].range.begin.line, 2u);
+  EXPECT_NE(r->text().find("r.wgsl:2:7: note: previous declaration of 'a'"), std::string::npos) << r->text();
+}
+
 TEST(Resolver, SeveralErrorsInOneFile) {
   auto r = resolve_src(R"(
 fn a() { let x: i32 = 1.5; }

@@ -242,6 +242,26 @@ fn main(@builtin(subgroup_size) sz: u32, @builtin(subgroup_invocation_id) id: u3
   EXPECT_NE(text.find("OpCapability GroupNonUniform"), std::string::npos);
 }
 
+TEST(Writer, EntryPointInputStruct) {
+  std::string text = disasm_of(R"(
+struct In {
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(local_invocation_index) index: u32,
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(input: In, @builtin(workgroup_id) wg: vec3<u32>) { out[input.gid.x] = input.index + wg.x; }
+)");
+  EXPECT_NE(text.find("BuiltIn GlobalInvocationId"), std::string::npos) << text;
+  EXPECT_NE(text.find("BuiltIn LocalInvocationIndex"), std::string::npos);
+  EXPECT_NE(text.find("OpCompositeConstruct %In"), std::string::npos);
+  CompileResult bad = compile(R"(struct In { @builtin(global_invocation_id) gid: vec3<u32>, x: u32 }
+@compute @workgroup_size(1) fn main(i: In) {})");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.formatted_diagnostics.find("must have a @builtin"), std::string::npos)
+      << bad.formatted_diagnostics;
+}
+
 TEST(Writer, OverridesBecomeSpecConstantsAndWorkgroupSize) {
   CompileResult r = compile_ok(R"(
 @id(3) override wg_x: u32 = 128;
