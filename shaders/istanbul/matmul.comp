@@ -1,7 +1,8 @@
 #version 450
 // The llm.istanbul matmul family (seed 001, 03_linear.wgsl) from one source: C[M,N] = op(A)[M,K] @ op(B)[K,N].
 // Same tile engine as ladder kernel 10: 64x64 output tile per workgroup, 16x16 threads, 4x4 accumulators per
-// thread, K in steps of TK=16 through double-buffered shared memory (A rows padded to TK_PAD=17). Grid
+// thread, K in steps of TK=16 through double-buffered shared memory (A rows padded to TK_PAD=17); the prefetch
+// is staged through registers two K-steps ahead (see fetch_a / convert_staged / store_a). Grid
 // (ceil(N/64), ceil(M/64)); the uniform block starts with dims = uvec4(M, N, K, flags) of the GEMM computed.
 //
 // Variants (compile-time defines, see CMakeLists.txt):
@@ -99,95 +100,227 @@ shared float tileA_db[2u * TA_DB_HALF];
 shared float tileB_db[2u * TB_DB_HALF];
 
 // silu(g) * u; for very negative g, exp(-g) overflows to inf and the product correctly goes to -0.
+// (Measured on an H200: tanh-based and Newton-reciprocal forms were slower than exp + division.)
 A_T swiglu(A_T g, A_T u) { return g / (1.0 + exp(-g)) * u; }
 
-A_T load_a(uint i) {
-#if A_SWIGLU
-  return swiglu(GATE[i], UP[i]);
+// Register staging for the prefetch: fetch_*() issues the global loads of a later K-step into registers before
+// the FMAs of step t, convert_staged() applies SwiGLU / widens f16 halfway through them, store_*() masks the
+// values into the other shared half after them, so load latency and the activation's exp hide behind the
+// arithmetic. On an H200 (M=512) the two-step-deep prefetch with the conversion at k=8 made matmul 10-15%
+// faster than the seed's load-then-compute order, and is what makes the fused SwiGLU kernel beat the unfused
+// pair (1.08x at the FFN down projection) rather than lose to it (0.96x).
+#if A_LAYOUT == 2
+#define A_REGS 4
 #else
-  return A[i];
+#define A_REGS 1
 #endif
-}
-
 #if B_LAYOUT == 2
-float load_b(uint i) { return float(B[i]); }
+#define B_REGS 4
 #else
-vec4 load_b(uint i) { return vec4(B[i]); }
+#define B_REGS 1
+#endif
+#ifndef PREFETCH_DEPTH
+#define PREFETCH_DEPTH 2
+#endif
+// PREFETCH_DEPTH 1: K-step t+1 is loaded during step t. 2: step t+2 is loaded during step t, into a second set of
+// registers, so the values converted during step t (those of step t+1) arrived a whole step earlier.
+A_T a_reg[PREFETCH_DEPTH][A_REGS];
+#if A_SWIGLU
+A_T u_reg[PREFETCH_DEPTH][A_REGS];
+#endif
+B_T b_reg[PREFETCH_DEPTH][B_REGS];
+// The staged values converted to what the tiles hold: SwiGLU applied, f16 widened to f32. convert_staged()
+// runs halfway through the FMAs, so these special-function and conversion instructions (quarter-rate units on
+// NVIDIA) issue between FMAs instead of in a burst before the barrier, where nothing else could overlap them.
+A_T a_val[A_REGS];
+#if B_LAYOUT == 2
+float b_val[B_REGS];
+#else
+vec4 b_val[B_REGS];
+#endif
+#ifndef STAGE_AT
+#define STAGE_AT 8
 #endif
 
-// Loads op(A)[block_row : +64, kBase : +16] into tileA_db at a_off (m * TK_PAD + k); 1024 elements, 4 per thread.
-void load_a_tile(uint tid, uint block_row, uint kBase, uint a_off, uint M, uint K, uint flags) {
-#if A_LAYOUT == 0
-  uint m = tid / 4u, k = (tid % 4u) * 4u;
-  uint r = block_row + m, c = kBase + k;
-  uint K4 = K / 4u;
-  vec4 v = load_a(min(r, M - 1u) * K4 + min(c / 4u, K4 - 1u));
-  bool r_in = r < M;
-  tileA_db[a_off + m * TK_PAD + k + 0u] = (r_in && c + 0u < K) ? v.x : 0.0;
-  tileA_db[a_off + m * TK_PAD + k + 1u] = (r_in && c + 1u < K) ? v.y : 0.0;
-  tileA_db[a_off + m * TK_PAD + k + 2u] = (r_in && c + 2u < K) ? v.z : 0.0;
-  tileA_db[a_off + m * TK_PAD + k + 3u] = (r_in && c + 3u < K) ? v.w : 0.0;
-#elif A_LAYOUT == 1
-  // Stored [K,M]: a vec4 holds 4 consecutive rows m of one column k.
-  uint k = tid / 16u, m = (tid % 16u) * 4u;
-  uint r = block_row + m, c = kBase + k;
-  uint M4 = M / 4u;
-  vec4 v = load_a(min(c, K - 1u) * M4 + min(r / 4u, M4 - 1u));
-  bool c_in = c < K;
-  tileA_db[a_off + (m + 0u) * TK_PAD + k] = (c_in && r + 0u < M) ? v.x : 0.0;
-  tileA_db[a_off + (m + 1u) * TK_PAD + k] = (c_in && r + 1u < M) ? v.y : 0.0;
-  tileA_db[a_off + (m + 2u) * TK_PAD + k] = (c_in && r + 2u < M) ? v.z : 0.0;
-  tileA_db[a_off + (m + 3u) * TK_PAD + k] = (c_in && r + 3u < M) ? v.w : 0.0;
+void convert_staged(uint slot) {
+  for (uint r = 0u; r < A_REGS; r++) {
+#if A_SWIGLU
+    a_val[r] = swiglu(a_reg[slot][r], u_reg[slot][r]);
 #else
-  bool trans = (flags & FLAG_TRANS_A) != 0u;
-  for (uint i = 0u; i < 4u; i++) {
-    uint e = tid + 256u * i;
-    // Consecutive threads walk the stored matrix's contiguous dimension.
-    uint m = trans ? e % TM : e / TK;
-    uint k = trans ? e / TM : e % TK;
-    uint r = block_row + m, c = kBase + k;
-    uint rc = min(r, M - 1u), cc = min(c, K - 1u);
-    float v = load_a(trans ? cc * M + rc : rc * K + cc);
-    tileA_db[a_off + m * TK_PAD + k] = (r < M && c < K) ? v : 0.0;
+    a_val[r] = a_reg[slot][r];
+#endif
   }
+#if B_LAYOUT == 2
+  for (uint r = 0u; r < B_REGS; r++) b_val[r] = float(b_reg[slot][r]);
+#else
+  for (uint r = 0u; r < B_REGS; r++) b_val[r] = vec4(b_reg[slot][r]);
 #endif
 }
 
-// Loads op(B)[kBase : +16, block_col : +64] into tileB_db at b_off (k * TN + n).
-void load_b_tile(uint tid, uint block_col, uint kBase, uint b_off, uint N, uint K, uint flags) {
-#if B_LAYOUT == 0
-  uint k = tid / 16u, n = (tid % 16u) * 4u;
-  uint r = kBase + k, c = block_col + n;
-  uint N4 = N / 4u;
-  vec4 v = load_b(min(r, K - 1u) * N4 + min(c / 4u, N4 - 1u));
-  bool r_in = r < K;
-  tileB_db[b_off + k * TN + n + 0u] = (r_in && c + 0u < N) ? v.x : 0.0;
-  tileB_db[b_off + k * TN + n + 1u] = (r_in && c + 1u < N) ? v.y : 0.0;
-  tileB_db[b_off + k * TN + n + 2u] = (r_in && c + 2u < N) ? v.z : 0.0;
-  tileB_db[b_off + k * TN + n + 3u] = (r_in && c + 3u < N) ? v.w : 0.0;
-#elif B_LAYOUT == 1
-  // Stored [N,K]: a vec4 holds 4 consecutive k of one column n.
-  uint n = tid / 4u, k = (tid % 4u) * 4u;
-  uint r = kBase + k, c = block_col + n;
-  uint K4 = K / 4u;
-  vec4 v = load_b(min(c, N - 1u) * K4 + min(r / 4u, K4 - 1u));
-  bool c_in = c < N;
-  tileB_db[b_off + (k + 0u) * TN + n] = (c_in && r + 0u < K) ? v.x : 0.0;
-  tileB_db[b_off + (k + 1u) * TN + n] = (c_in && r + 1u < K) ? v.y : 0.0;
-  tileB_db[b_off + (k + 2u) * TN + n] = (c_in && r + 2u < K) ? v.z : 0.0;
-  tileB_db[b_off + (k + 3u) * TN + n] = (c_in && r + 3u < K) ? v.w : 0.0;
+// Where element r of this thread's share of the A tile comes from: tile position (m, k) and, clamped to the
+// matrix, the index in the stored array. 1024 elements per tile: one vec4 (layouts 0, 1) or 4 scalars (2).
+void a_slot(uint tid, uint r, uint M, uint K, uint flags, out uint m, out uint k) {
+#if A_LAYOUT == 0
+  m = tid / 4u;
+  k = (tid % 4u) * 4u;
+#elif A_LAYOUT == 1
+  k = tid / 16u;
+  m = (tid % 16u) * 4u;  // stored [K,M]: a vec4 holds 4 consecutive rows m of one column k
 #else
-  bool trans = (flags & FLAG_TRANS_B) != 0u;
-  for (uint i = 0u; i < 4u; i++) {
-    uint e = tid + 256u * i;
-    uint k = trans ? e % TK : e / TN;
-    uint n = trans ? e / TK : e % TN;
-    uint r = kBase + k, c = block_col + n;
-    uint rc = min(r, K - 1u), cc = min(c, N - 1u);
-    float v = load_b(trans ? cc * K + rc : rc * N + cc);
-    tileB_db[b_off + k * TN + n] = (r < K && c < N) ? v : 0.0;
-  }
+  uint e = tid + 256u * r;
+  // Consecutive threads walk the stored matrix's contiguous dimension.
+  bool trans = (flags & FLAG_TRANS_A) != 0u;
+  m = trans ? e % TM : e / TK;
+  k = trans ? e / TM : e % TK;
 #endif
+}
+
+void fetch_a(uint slot, uint tid, uint block_row, uint kBase, uint M, uint K, uint flags) {
+  for (uint r = 0u; r < A_REGS; r++) {
+    uint m, k;
+    a_slot(tid, r, M, K, flags, m, k);
+    uint gr = min(block_row + m, M - 1u), gc = min(kBase + k, K - 1u);
+#if A_LAYOUT == 0
+    uint idx = gr * (K / 4u) + gc / 4u;
+#elif A_LAYOUT == 1
+    uint idx = gc * (M / 4u) + gr / 4u;
+#else
+    uint idx = (flags & FLAG_TRANS_A) != 0u ? gc * M + gr : gr * K + gc;
+#endif
+#if A_SWIGLU
+    a_reg[slot][r] = GATE[idx];
+    u_reg[slot][r] = UP[idx];
+#else
+    a_reg[slot][r] = A[idx];
+#endif
+  }
+}
+
+void store_a(uint tid, uint block_row, uint kBase, uint a_off, uint M, uint K, uint flags) {
+  for (uint r = 0u; r < A_REGS; r++) {
+    uint m, k;
+    a_slot(tid, r, M, K, flags, m, k);
+    uint gr = block_row + m, gc = kBase + k;
+    A_T v = a_val[r];
+#if A_LAYOUT == 0
+    bool r_in = gr < M;
+    tileA_db[a_off + m * TK_PAD + k + 0u] = (r_in && gc + 0u < K) ? v.x : 0.0;
+    tileA_db[a_off + m * TK_PAD + k + 1u] = (r_in && gc + 1u < K) ? v.y : 0.0;
+    tileA_db[a_off + m * TK_PAD + k + 2u] = (r_in && gc + 2u < K) ? v.z : 0.0;
+    tileA_db[a_off + m * TK_PAD + k + 3u] = (r_in && gc + 3u < K) ? v.w : 0.0;
+#elif A_LAYOUT == 1
+    bool c_in = gc < K;
+    tileA_db[a_off + (m + 0u) * TK_PAD + k] = (c_in && gr + 0u < M) ? v.x : 0.0;
+    tileA_db[a_off + (m + 1u) * TK_PAD + k] = (c_in && gr + 1u < M) ? v.y : 0.0;
+    tileA_db[a_off + (m + 2u) * TK_PAD + k] = (c_in && gr + 2u < M) ? v.z : 0.0;
+    tileA_db[a_off + (m + 3u) * TK_PAD + k] = (c_in && gr + 3u < M) ? v.w : 0.0;
+#else
+    tileA_db[a_off + m * TK_PAD + k] = (gr < M && gc < K) ? v : 0.0;
+#endif
+  }
+}
+
+// The same for B: tile position (k, n).
+void b_slot(uint tid, uint r, uint flags, out uint k, out uint n) {
+#if B_LAYOUT == 0
+  k = tid / 16u;
+  n = (tid % 16u) * 4u;
+#elif B_LAYOUT == 1
+  n = tid / 4u;
+  k = (tid % 4u) * 4u;  // stored [N,K]: a vec4 holds 4 consecutive k of one column n
+#else
+  uint e = tid + 256u * r;
+  bool trans = (flags & FLAG_TRANS_B) != 0u;
+  k = trans ? e % TK : e / TN;
+  n = trans ? e / TK : e % TN;
+#endif
+}
+
+void fetch_b(uint slot, uint tid, uint block_col, uint kBase, uint N, uint K, uint flags) {
+  for (uint r = 0u; r < B_REGS; r++) {
+    uint k, n;
+    b_slot(tid, r, flags, k, n);
+    uint gr = min(kBase + k, K - 1u), gc = min(block_col + n, N - 1u);
+#if B_LAYOUT == 0
+    uint idx = gr * (N / 4u) + gc / 4u;
+#elif B_LAYOUT == 1
+    uint idx = gc * (K / 4u) + gr / 4u;
+#else
+    uint idx = (flags & FLAG_TRANS_B) != 0u ? gc * K + gr : gr * N + gc;
+#endif
+    b_reg[slot][r] = B[idx];
+  }
+}
+
+void store_b(uint tid, uint block_col, uint kBase, uint b_off, uint N, uint K, uint flags) {
+  for (uint r = 0u; r < B_REGS; r++) {
+    uint k, n;
+    b_slot(tid, r, flags, k, n);
+    uint gr = kBase + k, gc = block_col + n;
+#if B_LAYOUT == 2
+    float v = b_val[r];
+    tileB_db[b_off + k * TN + n] = (gr < K && gc < N) ? v : 0.0;
+#elif B_LAYOUT == 0
+    vec4 v = b_val[r];
+    bool r_in = gr < K;
+    tileB_db[b_off + k * TN + n + 0u] = (r_in && gc + 0u < N) ? v.x : 0.0;
+    tileB_db[b_off + k * TN + n + 1u] = (r_in && gc + 1u < N) ? v.y : 0.0;
+    tileB_db[b_off + k * TN + n + 2u] = (r_in && gc + 2u < N) ? v.z : 0.0;
+    tileB_db[b_off + k * TN + n + 3u] = (r_in && gc + 3u < N) ? v.w : 0.0;
+#else
+    vec4 v = b_val[r];
+    bool c_in = gc < N;
+    tileB_db[b_off + (k + 0u) * TN + n] = (c_in && gr + 0u < K) ? v.x : 0.0;
+    tileB_db[b_off + (k + 1u) * TN + n] = (c_in && gr + 1u < K) ? v.y : 0.0;
+    tileB_db[b_off + (k + 2u) * TN + n] = (c_in && gr + 2u < K) ? v.z : 0.0;
+    tileB_db[b_off + (k + 3u) * TN + n] = (c_in && gr + 3u < K) ? v.w : 0.0;
+#endif
+  }
+}
+
+float acc[4][4];
+
+// One k of the 4x4 outer product from the current shared half.
+void fma_step(uint k, uint cur_a_off, uint cur_b_off, uint tx, uint ty) {
+  float a0 = tileA_db[cur_a_off + (4u * ty + 0u) * TK_PAD + k];
+  float a1 = tileA_db[cur_a_off + (4u * ty + 1u) * TK_PAD + k];
+  float a2 = tileA_db[cur_a_off + (4u * ty + 2u) * TK_PAD + k];
+  float a3 = tileA_db[cur_a_off + (4u * ty + 3u) * TK_PAD + k];
+  float b0 = tileB_db[cur_b_off + k * TN + (4u * tx + 0u)];
+  float b1 = tileB_db[cur_b_off + k * TN + (4u * tx + 1u)];
+  float b2 = tileB_db[cur_b_off + k * TN + (4u * tx + 2u)];
+  float b3 = tileB_db[cur_b_off + k * TN + (4u * tx + 3u)];
+  acc[0][0] = fma(a0, b0, acc[0][0]); acc[0][1] = fma(a0, b1, acc[0][1]);
+  acc[0][2] = fma(a0, b2, acc[0][2]); acc[0][3] = fma(a0, b3, acc[0][3]);
+  acc[1][0] = fma(a1, b0, acc[1][0]); acc[1][1] = fma(a1, b1, acc[1][1]);
+  acc[1][2] = fma(a1, b2, acc[1][2]); acc[1][3] = fma(a1, b3, acc[1][3]);
+  acc[2][0] = fma(a2, b0, acc[2][0]); acc[2][1] = fma(a2, b1, acc[2][1]);
+  acc[2][2] = fma(a2, b2, acc[2][2]); acc[2][3] = fma(a2, b3, acc[2][3]);
+  acc[3][0] = fma(a3, b0, acc[3][0]); acc[3][1] = fma(a3, b1, acc[3][1]);
+  acc[3][2] = fma(a3, b2, acc[3][2]); acc[3][3] = fma(a3, b3, acc[3][3]);
+}
+
+// K-step t (phase = t % PREFETCH_DEPTH): issue the loads of step t + PREFETCH_DEPTH, multiply the current shared
+// half, convert the staged values of step t+1 halfway through, store them into the other half, barrier.
+void k_step(uint t, uint phase, uint nTiles, uint tid, uint tx, uint ty, uint block_row, uint block_col, uint M,
+            uint N, uint K, uint flags) {
+  uint parity = t & 1u;
+  uint cur_a_off = parity * TA_DB_HALF;
+  uint cur_b_off = parity * TB_DB_HALF;
+  uint ahead = t + PREFETCH_DEPTH;
+  if (ahead < nTiles) {
+    fetch_a(phase, tid, block_row, ahead * TK, M, K, flags);
+    fetch_b(phase, tid, block_col, ahead * TK, N, K, flags);
+  }
+  bool more = t + 1u < nTiles;
+  for (uint k = 0u; k < STAGE_AT; k++) fma_step(k, cur_a_off, cur_b_off, tx, ty);
+  if (more) convert_staged((phase + 1u) % PREFETCH_DEPTH);
+  for (uint k = STAGE_AT; k < TK; k++) fma_step(k, cur_a_off, cur_b_off, tx, ty);
+  if (more) {
+    store_a(tid, block_row, (t + 1u) * TK, (1u - parity) * TA_DB_HALF, M, K, flags);
+    store_b(tid, block_col, (t + 1u) * TK, (1u - parity) * TB_DB_HALF, N, K, flags);
+  }
+  barrier();
 }
 
 void main() {
@@ -198,42 +331,26 @@ void main() {
   uint block_col = gl_WorkGroupID.x * TN;
   uint nTiles = (K + TK - 1u) / TK;
 
-  float acc[4][4];
   for (uint i = 0u; i < 4u; i++)
     for (uint j = 0u; j < 4u; j++) acc[i][j] = 0.0;
 
-  load_a_tile(tid, block_row, 0u, 0u, M, K, flags);
-  load_b_tile(tid, block_col, 0u, 0u, N, K, flags);
+  for (uint d = 0u; d < PREFETCH_DEPTH; d++) {
+    if (d < nTiles) {
+      fetch_a(d, tid, block_row, d * TK, M, K, flags);
+      fetch_b(d, tid, block_col, d * TK, N, K, flags);
+    }
+  }
+  convert_staged(0u);
+  store_a(tid, block_row, 0u, 0u, M, K, flags);
+  store_b(tid, block_col, 0u, 0u, N, K, flags);
   barrier();
 
-  for (uint t = 0u; t < nTiles; t++) {
-    uint parity = t & 1u;
-    uint cur_a_off = parity * TA_DB_HALF;
-    uint cur_b_off = parity * TB_DB_HALF;
-    // Prefetch tile t+1 into the other half while this one is consumed.
-    if (t + 1u < nTiles) {
-      load_a_tile(tid, block_row, (t + 1u) * TK, (1u - parity) * TA_DB_HALF, M, K, flags);
-      load_b_tile(tid, block_col, (t + 1u) * TK, (1u - parity) * TB_DB_HALF, N, K, flags);
-    }
-    for (uint k = 0u; k < TK; k++) {
-      float a0 = tileA_db[cur_a_off + (4u * ty + 0u) * TK_PAD + k];
-      float a1 = tileA_db[cur_a_off + (4u * ty + 1u) * TK_PAD + k];
-      float a2 = tileA_db[cur_a_off + (4u * ty + 2u) * TK_PAD + k];
-      float a3 = tileA_db[cur_a_off + (4u * ty + 3u) * TK_PAD + k];
-      float b0 = tileB_db[cur_b_off + k * TN + (4u * tx + 0u)];
-      float b1 = tileB_db[cur_b_off + k * TN + (4u * tx + 1u)];
-      float b2 = tileB_db[cur_b_off + k * TN + (4u * tx + 2u)];
-      float b3 = tileB_db[cur_b_off + k * TN + (4u * tx + 3u)];
-      acc[0][0] = fma(a0, b0, acc[0][0]); acc[0][1] = fma(a0, b1, acc[0][1]);
-      acc[0][2] = fma(a0, b2, acc[0][2]); acc[0][3] = fma(a0, b3, acc[0][3]);
-      acc[1][0] = fma(a1, b0, acc[1][0]); acc[1][1] = fma(a1, b1, acc[1][1]);
-      acc[1][2] = fma(a1, b2, acc[1][2]); acc[1][3] = fma(a1, b3, acc[1][3]);
-      acc[2][0] = fma(a2, b0, acc[2][0]); acc[2][1] = fma(a2, b1, acc[2][1]);
-      acc[2][2] = fma(a2, b2, acc[2][2]); acc[2][3] = fma(a2, b3, acc[2][3]);
-      acc[3][0] = fma(a3, b0, acc[3][0]); acc[3][1] = fma(a3, b1, acc[3][1]);
-      acc[3][2] = fma(a3, b2, acc[3][2]); acc[3][3] = fma(a3, b3, acc[3][3]);
-    }
-    barrier();
+  // Unrolled by PREFETCH_DEPTH so that every register slot index is a compile-time constant.
+  for (uint t = 0u; t < nTiles; t += PREFETCH_DEPTH) {
+    k_step(t, 0u, nTiles, tid, tx, ty, block_row, block_col, M, N, K, flags);
+#if PREFETCH_DEPTH == 2
+    if (t + 1u < nTiles) k_step(t + 1u, 1u, nTiles, tid, tx, ty, block_row, block_col, M, N, K, flags);
+#endif
   }
 
 #if EPILOGUE == 3

@@ -2,8 +2,9 @@
 // Benchmark of the llm.istanbul matmul family at the seed's shapes (M = 512 tokens; K = 768 with
 // N in {768, 3072, 16384}; the FFN down projection K = 3072, N = 768): every forward variant (f32 and f16
 // weights, residual, fused SwiGLU), the unfused SwiGLU + matmul_residual sequence, the backward kernels and
-// the general fallback kernel. GPU time from timestamps, median of `reps` after one warm-up run, and a
-// correctness check of sampled output entries against a double-precision CPU reference.
+// the general fallback kernel. Each variant first runs once as its correctness check (sampled output entries
+// against a double-precision CPU reference; this is also its warm-up), then is timed with GPU timestamps:
+// `reps` samples taken in up to 5 rounds that interleave all variants of a shape; the row gives the median.
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -4,6 +4,8 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
 
 #include "gemm/bench_istanbul.hpp"
 #include "gemm/gemm.hpp"
@@ -186,6 +188,21 @@ TEST_F(GemmApi, BenchRunsEveryVariantCorrectly) {
   auto table = format_istanbul_bench(rows);
   EXPECT_NE(table.find("fused speed-up"), std::string::npos);
   EXPECT_NE(table.find("matmul_at_acc_swiglu_a"), std::string::npos);
+}
+
+// The full benchmark at the llm.istanbul shapes, on the default device without validation (run by hand:
+// test_gemm --gtest_also_run_disabled_tests --gtest_filter='*FullIstanbulBench*'; VKGEMM_BENCH_REPS sets
+// reps).
+TEST(IstanbulBench, DISABLED_FullIstanbulBench) {
+  ContextOptions options;
+  options.validation = false;
+  Context c(options);
+  const char* reps_env = std::getenv("VKGEMM_BENCH_REPS");
+  int reps = reps_env ? std::atoi(reps_env) : 10;
+  std::cout << c.info().name << ", reps " << reps << "\n";
+  auto rows = run_istanbul_bench(c, reps, [](const std::string& line) { std::cout << line << std::endl; });
+  std::cout << format_istanbul_bench(rows);
+  for (const auto& r : rows) EXPECT_TRUE(r.correct) << r.name << " " << r.check;
 }
 
 }  // namespace
