@@ -68,7 +68,7 @@ std::vector<IstanbulBenchRow> run_istanbul_bench(Context& ctx, int reps,
   auto say = [&](const std::string& line) {
     if (progress) progress(line);
   };
-  const bool f16_ok = ctx.info().storage_16bit && ctx.info().shader_f16;
+  const bool f16_ok = !dtype_unsupported_reason(ctx.info(), DType::f16);
   if (!f16_ok) say("f16 weights unsupported on " + ctx.info().name + ": skipping the _w16 variants");
   std::vector<IstanbulBenchRow> rows;
 

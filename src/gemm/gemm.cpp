@@ -48,9 +48,8 @@ struct Checker {
            " (other workgroups still read it)");
   }
   void device_supports(const Context& ctx, const std::string& name, const Tensor& t) const {
-    if (t.dtype() == DType::f16 && !(ctx.info().storage_16bit && ctx.info().shader_f16))
-      throw UnsupportedError(op + ": " + named(name, t) + " is f16, but " + ctx.info().name +
-                             " lacks 16-bit storage buffers / shaderFloat16");
+    if (auto why = dtype_unsupported_reason(ctx.info(), t.dtype()))
+      throw UnsupportedError(op + ": " + named(name, t) + ": " + *why);
   }
   // The kernels index with 32 bits and the grid is (ceil(N/64), ceil(M/64)).
   void fits(const Context& ctx, uint32_t m, uint32_t n, uint32_t k) const {

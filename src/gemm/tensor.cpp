@@ -58,15 +58,21 @@ std::vector<float> round_to_half(std::span<const float> values) {
   return out;
 }
 
+std::optional<std::string> dtype_unsupported_reason(const DeviceInfo& device, DType dtype) {
+  if (dtype != DType::f16 || (device.storage_16bit && device.shader_f16)) return std::nullopt;
+  std::string missing = !device.storage_16bit && !device.shader_f16
+                            ? "storageBuffer16BitAccess and shaderFloat16"
+                        : !device.storage_16bit ? "storageBuffer16BitAccess"
+                                                : "shaderFloat16";
+  return device.name + " lacks " + missing + ", which f16 tensors (the _w16 kernels) need; use f32 weights";
+}
+
 Tensor::Tensor(Context& ctx, uint32_t rows, uint32_t cols, DType dtype)
     : ctx_(&ctx), rows_(rows), cols_(cols), dtype_(dtype) {
   if (rows == 0 || cols == 0)
     throw InvalidArgument("tensor shape " + std::to_string(rows) + "x" + std::to_string(cols) +
                           " is empty; rows and cols must be at least 1");
-  if (dtype == DType::f16 && !(ctx.info().storage_16bit && ctx.info().shader_f16))
-    throw UnsupportedError(ctx.info().name + " lacks " +
-                           (ctx.info().storage_16bit ? "shaderFloat16" : "storageBuffer16BitAccess") +
-                           ", which f16 tensors need; use f32");
+  if (auto why = dtype_unsupported_reason(ctx.info(), dtype)) throw UnsupportedError(*why);
   // Rounded up to 4 bytes so that odd-sized f16 tensors can be filled and copied as 32-bit words.
   buffer_ = ctx.create_buffer((bytes() + 3) / 4 * 4, BufferUsage::Storage);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // A matrix on the device: a storage buffer plus its shape (rows x cols, row-major) and element type.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ uint16_t float_to_half(float value);
 float half_to_float(uint16_t bits);
 // Rounds every value to the nearest f16 and back (what storing a weight as f16 does to it).
 std::vector<float> round_to_half(std::span<const float> values);
+
+// Why `device` cannot hold and compute with tensors of `dtype` (f16 needs storageBuffer16BitAccess and
+// shaderFloat16), or nothing. Creating such a tensor throws UnsupportedError with this text.
+std::optional<std::string> dtype_unsupported_reason(const DeviceInfo& device, DType dtype);
 
 class Tensor {
  public:

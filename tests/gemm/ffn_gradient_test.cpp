@@ -65,17 +65,19 @@ std::vector<double> to_double(const std::vector<float>& v) {
 }
 
 class FfnGradient : public GpuTest,
-                    public ::testing::WithParamInterface<std::tuple<uint32_t, uint32_t, uint32_t>> {};
+                    public ::testing::WithParamInterface<std::tuple<uint32_t, uint32_t, uint32_t, DType>> {};
 
 TEST_P(FfnGradient, BackwardMatchesFiniteDifferences) {
-  auto [T, D, F] = GetParam();
+  auto [T, D, F, wdtype] = GetParam();
   Context& c = ctx();
   auto x = random_floats(size_t(T) * D, 11), wg = random_floats(size_t(D) * F, 12, -0.8f, 0.8f),
        wu = random_floats(size_t(D) * F, 13), wd = random_floats(size_t(F) * D, 14),
        dy = random_floats(size_t(T) * D, 15);
-  Tensor tx = Tensor::from_floats(c, T, D, x), twg = Tensor::from_floats(c, D, F, wg),
-         twu = Tensor::from_floats(c, D, F, wu), twd = Tensor::from_floats(c, F, D, wd),
+  Tensor tx = Tensor::from_floats(c, T, D, x), twg = Tensor::from_floats(c, D, F, wg, wdtype),
+         twu = Tensor::from_floats(c, D, F, wu, wdtype), twd = Tensor::from_floats(c, F, D, wd, wdtype),
          tdy = Tensor::from_floats(c, T, D, dy);
+  // With f16 weights the block being differentiated is the one with the rounded weights.
+  if (wdtype == DType::f16) wg = round_to_half(wg), wu = round_to_half(wu), wd = round_to_half(wd);
   Tensor gate(c, T, F), up(c, T, F), y(c, T, D), dx(c, T, D), dwg(c, D, F), dwu(c, D, F), dwd(c, F, D);
   for (Tensor* t : {&gate, &up, &y, &dx, &dwg, &dwu, &dwd}) t->fill_bits(kPoison);
 
@@ -118,10 +120,14 @@ TEST_P(FfnGradient, BackwardMatchesFiniteDifferences) {
   for (size_t i = 0; i < dwd1.size(); ++i) EXPECT_NEAR(dwd2[i], 2 * dwd1[i], 1e-5 * (1 + std::abs(dwd1[i])));
 }
 
-// (T, D, F): vec4-friendly widths (the istanbul kernels), and odd ones (the general kernel).
+// (T, D, F, weights): vec4-friendly widths (the istanbul kernels), odd ones (the general kernel), f16 weights
+// (the _w16 kernels forward, the general f16 kernel for the transposed weight reads backward).
 INSTANTIATE_TEST_SUITE_P(Shapes, FfnGradient,
-                         ::testing::Values(std::make_tuple(5u, 8u, 12u), std::make_tuple(3u, 7u, 9u),
-                                           std::make_tuple(17u, 20u, 36u)));
+                         ::testing::Values(std::make_tuple(5u, 8u, 12u, DType::f32),
+                                           std::make_tuple(3u, 7u, 9u, DType::f32),
+                                           std::make_tuple(17u, 20u, 36u, DType::f32),
+                                           std::make_tuple(5u, 8u, 12u, DType::f16),
+                                           std::make_tuple(3u, 7u, 9u, DType::f16)));
 
 }  // namespace
 }  // namespace vkgemm::test

@@ -153,6 +153,24 @@ TEST_F(GemmApi, F16TensorsRoundTrip) {
   EXPECT_EQ(t.download(), round_to_half(v));
 }
 
+// f16 on a device without 16-bit storage: the reason Tensor's constructor throws (as UnsupportedError) names
+// the missing features. (Every device the suite runs on has them, so the check is exercised on edited facts.)
+TEST_F(GemmApi, F16UnsupportedReasonNamesTheMissingFeature) {
+  DeviceInfo device = ctx().info();
+  EXPECT_FALSE(dtype_unsupported_reason(device, DType::f32));
+  device.storage_16bit = false;
+  auto why = dtype_unsupported_reason(device, DType::f16);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("storageBuffer16BitAccess"), std::string::npos) << *why;
+  EXPECT_NE(why->find(device.name), std::string::npos) << *why;
+  device.storage_16bit = true;
+  device.shader_f16 = false;
+  ASSERT_TRUE(dtype_unsupported_reason(device, DType::f16));
+  EXPECT_NE(dtype_unsupported_reason(device, DType::f16)->find("shaderFloat16"), std::string::npos);
+  EXPECT_EQ(dtype_unsupported_reason(ctx().info(), DType::f16).has_value(),
+            !(ctx().info().storage_16bit && ctx().info().shader_f16));
+}
+
 TEST(HalfConversion, KnownValuesAndRoundTrip) {
   EXPECT_EQ(float_to_half(1.0f), 0x3c00);
   EXPECT_EQ(float_to_half(-2.0f), 0xc000);
