@@ -36,16 +36,6 @@ bool layer_available(const char* name) {
   return false;
 }
 
-bool device_has_extension(VkPhysicalDevice device, const char* name) {
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> exts(count);
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, exts.data());
-  for (const auto& e : exts)
-    if (std::strcmp(e.extensionName, name) == 0) return true;
-  return false;
-}
-
 VkInstance create_instance(bool validation) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "vkgemm";

@@ -35,7 +35,9 @@ const char* component_type_name(VkComponentTypeNV t) {
   }
 }
 
-bool has_extension(VkPhysicalDevice device, const char* name) {
+}  // namespace
+
+bool device_has_extension(VkPhysicalDevice device, const char* name) {
   uint32_t count = 0;
   vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> exts(count);
@@ -44,8 +46,6 @@ bool has_extension(VkPhysicalDevice device, const char* name) {
     if (std::string_view(e.extensionName) == name) return true;
   return false;
 }
-
-}  // namespace
 
 DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice device, uint32_t index) {
   DeviceInfo info;
@@ -104,7 +104,7 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice device, uint3
     }
   }
 
-  if (has_extension(device, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
+  if (device_has_extension(device, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
     auto fn = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
         vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));
     if (fn) {

@@ -56,6 +56,9 @@ struct DeviceInfo {
   std::string describe() const;
 };
 
+// Whether the physical device offers a device extension.
+bool device_has_extension(VkPhysicalDevice device, const char* name);
+
 // Queries every fact above for one physical device.
 DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice device, uint32_t index);
 
