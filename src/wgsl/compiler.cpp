@@ -38,6 +38,7 @@ Reflection reflect(const sem::Module& sem, const sem::Function& entry) {
   r.entry_point = entry.decl->name;
   for (int i = 0; i < 3; ++i) {
     r.workgroup_size[i] = entry.workgroup_size[i].value;
+    if (entry.workgroup_size[i].override_expr) r.workgroup_size_spec_id[i] = -2;
     if (entry.workgroup_size[i].override_decl) {
       r.workgroup_size_spec_id[i] =
           static_cast<int32_t>(sem.overrides.at(entry.workgroup_size[i].override_decl).spec_id);
@@ -77,6 +78,7 @@ Reflection reflect(const sem::Module& sem, const sem::Function& entry) {
       oc.name = g->name;
       oc.spec_id = ot->second.spec_id;
       oc.type = to_string(ot->second.type);
+      oc.overridable = ot->second.derived_from == nullptr;
       if (ot->second.default_value) {
         oc.has_default = true;
         const sem::Value& v = *ot->second.default_value;
@@ -88,8 +90,11 @@ Reflection reflect(const sem::Module& sem, const sem::Function& entry) {
   std::sort(r.bindings.begin(), r.bindings.end(), [](const Binding& a, const Binding& b) {
     return std::make_pair(a.group, a.binding) < std::make_pair(b.group, b.binding);
   });
-  std::sort(r.overrides.begin(), r.overrides.end(),
-            [](const OverrideConstant& a, const OverrideConstant& b) { return a.spec_id < b.spec_id; });
+  std::sort(r.overrides.begin(), r.overrides.end(), [](const OverrideConstant& a, const OverrideConstant& b) {
+    // Overridable ones by spec id, then the derived ones by name.
+    return std::make_tuple(!a.overridable, a.overridable ? a.spec_id : 0u, a.name) <
+           std::make_tuple(!b.overridable, b.overridable ? b.spec_id : 0u, b.name);
+  });
   return r;
 }
 
@@ -210,7 +215,8 @@ std::string reflection_to_json(const Reflection& r) {
   }
   j["overrides"] = nlohmann::json::array();
   for (const auto& o : r.overrides) {
-    nlohmann::json oj{{"name", o.name}, {"spec_id", o.spec_id}, {"type", o.type}};
+    nlohmann::json oj{{"name", o.name}, {"type", o.type}, {"overridable", o.overridable}};
+    if (o.overridable) oj["spec_id"] = o.spec_id;
     if (o.has_default) oj["default"] = o.default_value;
     j["overrides"].push_back(oj);
   }

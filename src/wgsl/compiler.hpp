@@ -41,12 +41,16 @@ struct OverrideConstant {
   std::string type;  // "u32", "i32", "f32", "f16", "bool"
   bool has_default = false;
   double default_value = 0.0;
+  // false for `override b = a * 2u;`: b follows a (a specialization-constant operation) and has no spec id.
+  bool overridable = true;
 };
 
 struct Reflection {
   std::string entry_point;
-  std::array<uint32_t, 3> workgroup_size{1, 1, 1};            // defaults when a dimension is an override
-  std::array<int32_t, 3> workgroup_size_spec_id{-1, -1, -1};  // spec id of an override dimension, else -1
+  std::array<uint32_t, 3> workgroup_size{1, 1, 1};  // defaults when a dimension is an override
+                                                    // Per dimension: the spec id when it is an override, -1
+                                                    // when constant, -2 when an override-expression.
+  std::array<int32_t, 3> workgroup_size_spec_id{-1, -1, -1};
   std::vector<Binding> bindings;            // sorted by (group, binding); only those the entry uses
   std::vector<OverrideConstant> overrides;  // those the entry uses
   uint32_t workgroup_memory_bytes = 0;

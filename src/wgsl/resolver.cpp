@@ -278,12 +278,14 @@ class Resolver {
       uint32_t count = 0;
       if (e.template_args.size() == 2) {
         const Expr& ce = *e.template_args[1];
-        expr(ce);
+        const Type* ct = value_type(expr_nonnull(ce));
         if (!I(ce).value) {
-          if (I(ce).symbol == SymbolKind::Override) {
-            fail(ce.range, "override-sized arrays are not supported; use a const array size");
+          if (!I(ce).override_expr || !ct->is_integer_scalar()) {
+            fail(ce.range, "array size must be a constant or override integer expression");
           }
-          fail(ce.range, "array size must be a constant expression");
+          std::optional<Value> v = evaluate_default(ce);
+          if (!v || v->i < 1) fail(ce.range, "array size must be at least 1");
+          return T().array(elem, static_cast<uint32_t>(v->i), &ce);
         }
         count = const_u32_arg(ce, "array size", 1);
       }
@@ -368,6 +370,7 @@ class Resolver {
       const ast::StructMember& m = s->members[i];
       if (!names.insert(m.name).second) fail(m.range, "duplicate member '" + m.name + "'");
       const Type* mt = type(*m.type);
+      if (has_override_array(mt)) fail(m.range, "override-sized arrays cannot be struct members");
       if (mt->has_runtime_array() && i + 1 != s->members.size()) {
         fail(m.range, "a runtime-sized array must be the last member of a struct");
       }
@@ -457,12 +460,29 @@ class Resolver {
         if (g->type) t = type(*g->type);
         if (g->init) {
           const Type* it = value_type(expr_nonnull(*g->init));
-          if (!I(*g->init).value) {
-            fail(g->init->range, "override initializers that depend on other overrides are not supported");
-          }
           if (!t) t = T().concretize(it);
-          materialize(*g->init, t);
-          ov.default_value = I(*g->init).value;
+          if (I(*g->init).value) {
+            materialize(*g->init, t);
+            ov.default_value = I(*g->init).value;
+          } else if (I(*g->init).override_expr) {
+            if (it != t) {
+              fail(g->init->range, "override initializer of type '" + to_string(it) + "' does not match '" +
+                                       to_string(t) + "'");
+            }
+            if (!t->is_integer_scalar() && t->kind != TypeKind::Bool) {
+              fail(g->init->range,
+                   "override initializers that depend on other overrides must be integer or bool "
+                   "(SPIR-V specialization-constant operations have no float arithmetic)");
+            }
+            ov.derived_from = g->init.get();
+            ov.default_value = evaluate_default(*g->init);
+            for (const auto& a : g->attributes) {
+              if (a.name == "id")
+                fail(a.range, "an override initialized from other overrides cannot have an @id");
+            }
+          } else {
+            fail(g->init->range, "override initializer must be a constant or override expression");
+          }
         }
         if (!t) fail(g->range, "override declaration requires a type or an initializer");
         if (!t->is_scalar() || t->is_abstract()) fail(g->range, "override type must be a concrete scalar");
@@ -484,7 +504,7 @@ class Resolver {
             fail(a.range, "attribute '@" + a.name + "' is not valid on override");
           }
         }
-        if (!has_id) {
+        if (!has_id && !ov.derived_from) {
           // Implicit ids follow Tint: the lowest ids not taken by an explicit @id, in declaration order.
           std::set<uint32_t> used;
           for (const auto& og : mod_.globals) {
@@ -495,7 +515,9 @@ class Resolver {
               }
             }
           }
-          for (const auto& [d, o] : out_->overrides) used.insert(o.spec_id);
+          for (const auto& [d, o] : out_->overrides) {
+            if (!o.derived_from) used.insert(o.spec_id);
+          }
           uint32_t id = 0;
           while (used.count(id)) ++id;
           ov.spec_id = id;
@@ -510,6 +532,10 @@ class Resolver {
     }
     sem::GlobalVar gv;
     gv.decl = g;
+    if (g->type && g->address_space && address_space_named(*g->address_space) != AddressSpace::Workgroup &&
+        has_override_array(type(*g->type))) {
+      fail(g->type->range, "override-sized arrays are only allowed as the type of workgroup variables");
+    }
     if (!g->address_space)
       fail(g->range, "module-scope 'var' must declare an address space, e.g. var<private>");
     gv.address_space = address_space_named(*g->address_space);
@@ -569,7 +595,12 @@ class Resolver {
       check_uniform_layout(t, g->range);
     } else if (as == AddressSpace::Workgroup) {
       if (t->has_runtime_array()) fail(g->range, "workgroup variables must have a fixed size");
-      if (!t->is_constructible() && !t->contains_atomic()) {
+      if (t->kind == TypeKind::Array && has_override_array(t->elem)) {
+        fail(g->range, "only the outermost array of a workgroup variable may be sized by an override");
+      }
+      const bool override_sized = t->kind == TypeKind::Array && t->count_expr &&
+                                  (t->elem->is_constructible() || t->elem->contains_atomic());
+      if (!t->is_constructible() && !t->contains_atomic() && !override_sized) {
         fail(g->range, "type '" + to_string(t) + "' cannot be used in the 'workgroup' address space");
       }
     } else if (as == AddressSpace::Private) {
@@ -584,6 +615,16 @@ class Resolver {
 
   // Uniform buffers need 16-byte aligned array strides and struct members (WGSL "uniform address space
   // layout").
+  static bool has_override_array(const Type* t) {
+    if (t->kind == TypeKind::Array) return t->count_expr != nullptr || has_override_array(t->elem);
+    if (t->kind == TypeKind::Struct) {
+      for (const auto& m : t->members) {
+        if (has_override_array(m.type)) return true;
+      }
+    }
+    return false;
+  }
+
   void check_uniform_layout(const Type* t, SourceRange r) {
     if (t->kind == TypeKind::Array) {
       if (t->stride % 16 != 0) {
@@ -710,11 +751,17 @@ class Resolver {
             fail(a.range, "@workgroup_size arguments must all have the same type");
           dim_type = t;
         }
-        if (I(a).symbol == SymbolKind::Override) {
+        if (I(a).symbol == SymbolKind::Override && !out_->overrides.at(I(a).var).derived_from) {
           const auto& ov = out_->overrides.at(I(a).var);
           sf.workgroup_size[i].override_decl = I(a).var;
           sf.workgroup_size[i].value = ov.default_value ? static_cast<uint32_t>(ov.default_value->i) : 1;
           sf.globals.insert(I(a).var);
+        } else if (!I(a).value && I(a).override_expr) {
+          std::optional<Value> v = evaluate_default(a);
+          if (!v || v->i < 1) fail(a.range, "@workgroup_size arguments must be at least 1");
+          sf.workgroup_size[i].override_expr = &a;
+          sf.workgroup_size[i].value = static_cast<uint32_t>(v->i);
+          collect_overrides(a, sf.globals);
         } else if (I(a).value) {
           int64_t v = I(a).value->i;
           if (v < 1) fail(a.range, "@workgroup_size arguments must be at least 1");
@@ -1300,7 +1347,95 @@ class Resolver {
         break;
     }
     I(e).type = t;
+    mark_override_expr(e);
     return t;
+  }
+
+  // An expression built only from constants and overrides (no memory, no user calls) is an
+  // override-expression.
+  void mark_override_expr(const Expr& e) {
+    sem::ExprInfo& info = I(e);
+    if (info.value) return;
+    if (e.kind == ExprKind::Identifier) {
+      info.override_expr = info.symbol == SymbolKind::Override;
+      return;
+    }
+    std::vector<const Expr*> operands;
+    switch (e.kind) {
+      case ExprKind::Unary:
+        if (e.unary_op == UnaryOp::AddressOf || e.unary_op == UnaryOp::Deref) return;
+        operands = {e.lhs.get()};
+        break;
+      case ExprKind::Binary:
+        operands = {e.lhs.get(), e.rhs.get()};
+        break;
+      case ExprKind::Call:
+        if (info.call != CallKind::Conversion &&
+            !(info.call == CallKind::Builtin && const_eval::is_const_builtin(info.builtin))) {
+          return;
+        }
+        for (const auto& a : e.args) operands.push_back(a.get());
+        break;
+      default:
+        return;
+    }
+    bool any = false;
+    for (const Expr* o : operands) {
+      const sem::ExprInfo& oi = I(*o);
+      if (!oi.value && !oi.override_expr) return;
+      any = any || oi.override_expr;
+    }
+    info.override_expr = any;
+  }
+
+  // The value of an override-expression with every override at its default.
+  std::optional<Value> evaluate_default(const Expr& e) {
+    const sem::ExprInfo& info = I(e);
+    if (info.value) return info.value;
+    const Type* t = value_type(info.type);
+    switch (e.kind) {
+      case ExprKind::Identifier:
+        if (info.symbol == SymbolKind::Override) return out_->overrides.at(info.var).default_value;
+        return std::nullopt;
+      case ExprKind::Unary: {
+        auto v = evaluate_default(*e.lhs);
+        if (!v) return std::nullopt;
+        return const_eval::unary(T(), e.unary_op, *v, t).value;
+      }
+      case ExprKind::Binary: {
+        auto l = evaluate_default(*e.lhs);
+        auto r = evaluate_default(*e.rhs);
+        if (!l || !r) return std::nullopt;
+        return const_eval::binary(T(), e.binary_op, *l, *r, t).value;
+      }
+      case ExprKind::Call: {
+        std::vector<Value> args;
+        for (const auto& a : e.args) {
+          auto v = evaluate_default(*a);
+          if (!v) return std::nullopt;
+          args.push_back(*v);
+        }
+        if (info.call == CallKind::Conversion) return const_eval::convert(T(), args[0], t).value;
+        if (info.call == CallKind::Builtin) return const_eval::builtin(T(), info.builtin, args, t).value;
+        return std::nullopt;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  void collect_overrides(const Expr& e, std::set<const ast::VarDecl*>& out) {
+    const sem::ExprInfo& info = I(e);
+    if (info.value) return;
+    if (e.kind == ExprKind::Identifier && info.symbol == SymbolKind::Override) {
+      out.insert(info.var);
+      const sem::Override& ov = out_->overrides.at(info.var);
+      if (ov.derived_from) collect_overrides(*ov.derived_from, out);
+      return;
+    }
+    if (e.lhs) collect_overrides(*e.lhs, out);
+    if (e.rhs) collect_overrides(*e.rhs, out);
+    for (const auto& a : e.args) collect_overrides(*a, out);
   }
 
   const Type* int_literal(const Expr& e) {
@@ -1359,7 +1494,11 @@ class Resolver {
         if (failed_globals_.count(d)) throw ResolveError{};
         info.symbol = SymbolKind::Override;
         info.var = d;
-        if (fn_) fn_->sem->globals.insert(d);
+        if (fn_) {
+          fn_->sem->globals.insert(d);
+          if (const ast::Expr* from = out_->overrides.at(d).derived_from)
+            collect_overrides(*from, fn_->sem->globals);
+        }
         return out_->overrides.at(d).type;
       }
       case Symbol::GlobalVar: {
@@ -1584,6 +1723,7 @@ class Resolver {
     const auto& iv = I(*e.rhs).value;
     if (iv) {
       uint32_t count = base->count;
+      if (base->count_expr) count = 0;  // the bound is known only at pipeline creation
       if (iv->i < 0 || (count != 0 && iv->i >= count)) {
         fail(e.rhs->range,
              "index " + std::to_string(iv->i) + " is out of bounds for '" + to_string(base) + "'");

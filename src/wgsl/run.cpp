@@ -55,12 +55,22 @@ Program::Program(Context& ctx, std::string_view source, const ProgramOptions& op
                                                                   : vkgemm::BindingKind::StorageBuffer});
   }
   workgroup_size_ = r.workgroup_size;
+  for (int d = 0; d < 3; ++d) {
+    if (r.workgroup_size_spec_id[d] == -2 && !options.overrides.empty()) {
+      throw UnsupportedError("'" + r.entry_point +
+                             "': setting overrides when @workgroup_size uses an override "
+                             "expression (not a plain override) is not supported by Program");
+    }
+  }
   for (const auto& [name, value] : options.overrides) {
     const OverrideConstant* found = nullptr;
     for (const OverrideConstant& o : r.overrides) {
       if (o.name == name) found = &o;
     }
     if (!found) throw InvalidArgument("'" + r.entry_point + "' uses no override named '" + name + "'");
+    if (!found->overridable) {
+      throw InvalidArgument("override '" + name + "' is computed from other overrides and cannot be set");
+    }
     desc.specialization.push_back({found->spec_id, spec_bits(*found, value)});
     for (int d = 0; d < 3; ++d) {
       if (r.workgroup_size_spec_id[d] == static_cast<int32_t>(found->spec_id)) {

@@ -203,6 +203,8 @@ struct ExprInfo {
   std::vector<uint32_t> swizzle;  // vector component(s)
 
   bool nonuniform = false;  // filled by the uniformity analysis
+  // An override-expression: depends on overrides and constants only (evaluated at pipeline creation).
+  bool override_expr = false;
 };
 
 struct GlobalVar {
@@ -218,7 +220,9 @@ struct Override {
   const ast::VarDecl* decl = nullptr;
   const Type* type = nullptr;
   uint32_t spec_id = 0;
-  std::optional<Value> default_value;
+  std::optional<Value> default_value;  // for derived overrides: the value with every override at its default
+  // `override b = a * 2u;`: b follows a and is not itself overridable (a SPIR-V OpSpecConstantOp).
+  const ast::Expr* derived_from = nullptr;
 };
 
 struct Param {
@@ -230,8 +234,9 @@ struct Param {
 
 // One workgroup_size dimension: a constant, or an override (with its default value).
 struct WorkgroupDim {
-  uint32_t value = 1;
-  const ast::VarDecl* override_decl = nullptr;
+  uint32_t value = 1;                           // the default
+  const ast::VarDecl* override_decl = nullptr;  // a plain override identifier
+  const ast::Expr* override_expr = nullptr;     // any other override-expression
 };
 
 struct Function {

@@ -214,7 +214,11 @@ class Writer {
       case TypeKind::Array: {
         uint32_t e = type_id(t->elem);
         id = next_id();
-        if (t->count == 0) {
+        if (t->count_expr) {
+          uint32_t n = spec_value(*static_cast<const Expr*>(t->count_expr));
+          id = next_id();  // the length's instructions precede the type
+          inst(types_, Op::OpTypeArray, {id, e, n});
+        } else if (t->count == 0) {
           inst(types_, Op::OpTypeRuntimeArray, {id, e});
         } else {
           uint32_t n = u32_constant(t->count);
@@ -452,10 +456,138 @@ class Writer {
     }
   }
 
+  // An override-expression as a specialization constant (integer and bool operations only; the resolver
+  // rejects others where they would need one).
+  uint32_t spec_value(const Expr& e) {
+    const sem::ExprInfo& in = info(e);
+    const Type* t = in.type;
+    if (in.value) return constant(*in.value, t);
+    if (e.kind == ExprKind::Identifier) return override_id(in.var);
+    auto it = spec_values_.find(e.id);
+    if (it != spec_values_.end()) return it->second;
+    auto spec_op = [&](Op op, Words operands) {
+      uint32_t id = next_id();
+      Words w{type_id(t), id, static_cast<uint32_t>(op)};
+      w.insert(w.end(), operands.begin(), operands.end());
+      inst(types_, Op::OpSpecConstantOp, w);
+      return id;
+    };
+    uint32_t id = 0;
+    if (e.kind == ExprKind::Unary) {
+      uint32_t v = spec_value(*e.lhs);
+      id = spec_op(e.unary_op == UnaryOp::Negate ? Op::OpSNegate
+                   : e.unary_op == UnaryOp::Not  ? Op::OpLogicalNot
+                                                 : Op::OpNot,
+                   {v});
+    } else if (e.kind == ExprKind::Binary) {
+      const Type* lt = info(*e.lhs).type;
+      uint32_t l = spec_value(*e.lhs), r = spec_value(*e.rhs);
+      const bool is_signed = lt->kind == TypeKind::I32;
+      const bool is_bool = lt->kind == TypeKind::Bool;
+      Op op = Op::OpNop;
+      switch (e.binary_op) {
+        case BinaryOp::Add:
+          op = Op::OpIAdd;
+          break;
+        case BinaryOp::Sub:
+          op = Op::OpISub;
+          break;
+        case BinaryOp::Mul:
+          op = Op::OpIMul;
+          break;
+        case BinaryOp::Div:
+        case BinaryOp::Mod: {
+          // x / 0 = x and x % 0 = 0 as at run time: divide by 1 instead of 0.
+          const Type* bt = sem_.types.bool_type();
+          uint32_t zero = constant(Value{lt, 0, 0.0, {}}, lt), one = constant(Value{lt, 1, 0.0, {}}, lt);
+          uint32_t cond_id = next_id();
+          inst(types_, Op::OpSpecConstantOp,
+               {type_id(bt), cond_id, static_cast<uint32_t>(Op::OpIEqual), r, zero});
+          uint32_t safe = next_id();
+          inst(types_, Op::OpSpecConstantOp,
+               {type_id(lt), safe, static_cast<uint32_t>(Op::OpSelect), cond_id, one, r});
+          r = safe;
+          op = e.binary_op == BinaryOp::Div ? (is_signed ? Op::OpSDiv : Op::OpUDiv)
+                                            : (is_signed ? Op::OpSRem : Op::OpUMod);
+          break;
+        }
+        case BinaryOp::And:
+          op = is_bool ? Op::OpLogicalAnd : Op::OpBitwiseAnd;
+          break;
+        case BinaryOp::Or:
+          op = is_bool ? Op::OpLogicalOr : Op::OpBitwiseOr;
+          break;
+        case BinaryOp::Xor:
+          op = Op::OpBitwiseXor;
+          break;
+        case BinaryOp::ShiftLeft:
+          op = Op::OpShiftLeftLogical;
+          break;
+        case BinaryOp::ShiftRight:
+          op = is_signed ? Op::OpShiftRightArithmetic : Op::OpShiftRightLogical;
+          break;
+        case BinaryOp::LogicalAnd:
+          op = Op::OpLogicalAnd;
+          break;
+        case BinaryOp::LogicalOr:
+          op = Op::OpLogicalOr;
+          break;
+        case BinaryOp::Equal:
+          op = is_bool ? Op::OpLogicalEqual : Op::OpIEqual;
+          break;
+        case BinaryOp::NotEqual:
+          op = is_bool ? Op::OpLogicalNotEqual : Op::OpINotEqual;
+          break;
+        case BinaryOp::Less:
+          op = is_signed ? Op::OpSLessThan : Op::OpULessThan;
+          break;
+        case BinaryOp::LessEqual:
+          op = is_signed ? Op::OpSLessThanEqual : Op::OpULessThanEqual;
+          break;
+        case BinaryOp::Greater:
+          op = is_signed ? Op::OpSGreaterThan : Op::OpUGreaterThan;
+          break;
+        case BinaryOp::GreaterEqual:
+          op = is_signed ? Op::OpSGreaterThanEqual : Op::OpUGreaterThanEqual;
+          break;
+      }
+      id = spec_op(op, {l, r});
+    } else if (e.kind == ExprKind::Call && in.call == CallKind::Conversion) {
+      // i32 <-> u32 (same width: an integer add of zero reinterprets the bits).
+      uint32_t v = spec_value(*e.args[0]);
+      const Type* from = info(*e.args[0]).type;
+      if (from == t) return v;
+      id = spec_op(Op::OpIAdd, {v, constant(Value{t, 0, 0.0, {}}, t)});
+    } else if (e.kind == ExprKind::Call && in.call == CallKind::Builtin &&
+               (in.builtin == BuiltinFn::Select || in.builtin == BuiltinFn::Min ||
+                in.builtin == BuiltinFn::Max)) {
+      Words args;
+      for (const auto& a : e.args) args.push_back(spec_value(*a));
+      if (in.builtin == BuiltinFn::Select) {
+        id = spec_op(Op::OpSelect, {args[2], args[1], args[0]});
+      } else {
+        const bool is_signed = t->kind == TypeKind::I32;
+        uint32_t less = next_id();
+        inst(types_, Op::OpSpecConstantOp,
+             {type_id(sem_.types.bool_type()), less,
+              static_cast<uint32_t>(is_signed ? Op::OpSLessThan : Op::OpULessThan), args[0], args[1]});
+        id = in.builtin == BuiltinFn::Min ? spec_op(Op::OpSelect, {less, args[0], args[1]})
+                                          : spec_op(Op::OpSelect, {less, args[1], args[0]});
+      }
+    }
+    spec_values_[e.id] = id;
+    return id;
+  }
+
   uint32_t override_id(const ast::VarDecl* d) {
     auto it = overrides_.find(d);
     if (it != overrides_.end()) return it->second;
     const sem::Override& ov = sem_.overrides.at(d);
+    if (ov.derived_from) {
+      uint32_t id = spec_value(*ov.derived_from);
+      overrides_[d] = id;
+      return id;
+    }
     uint32_t tid = type_id(ov.type);
     uint32_t id = next_id();
     const Value dv = ov.default_value ? *ov.default_value : Value{ov.type, 0, 0.0, {}};
@@ -645,21 +777,32 @@ class Writer {
          {fn_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSize), f.workgroup_size[0].value,
           f.workgroup_size[1].value, f.workgroup_size[2].value});
     bool any_override = false;
-    for (const auto& d : f.workgroup_size) any_override |= d.override_decl != nullptr;
+    for (const auto& d : f.workgroup_size) any_override |= d.override_decl || d.override_expr;
     if (any_override && !workgroup_size_builtin_) {
       // A spec-constant composite decorated WorkgroupSize overrides LocalSize (valid in Vulkan 1.1/1.2,
       // unlike LocalSizeId which needs maintenance4).
       Words comps;
       const Type* u32 = sem_.types.u32();
-      for (const auto& d : f.workgroup_size) {
-        comps.push_back(d.override_decl ? override_id(d.override_decl) : scalar_constant(u32, d.value));
-      }
+      for (const auto& d : f.workgroup_size) comps.push_back(workgroup_dim(d));
       uint32_t id = next_id();
       inst(types_, Op::OpSpecConstantComposite,
            {type_id(sem_types().vector(u32, 3)), id, comps[0], comps[1], comps[2]});
       decorate(id, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)});
       workgroup_size_builtin_ = id;
     }
+  }
+
+  // One workgroup-size dimension as a u32 constant or specialization constant.
+  uint32_t workgroup_dim(const sem::WorkgroupDim& d) {
+    const Type* u32 = sem_.types.u32();
+    if (!d.override_decl && !d.override_expr) return scalar_constant(u32, d.value);
+    uint32_t v = d.override_decl ? override_id(d.override_decl) : spec_value(*d.override_expr);
+    const Type* t = d.override_decl ? sem_.overrides.at(d.override_decl).type : info(*d.override_expr).type;
+    if (t == u32) return v;
+    uint32_t id = next_id();  // i32 -> u32: same width, reinterpret with an add of zero
+    inst(types_, Op::OpSpecConstantOp,
+         {type_id(u32), id, static_cast<uint32_t>(Op::OpIAdd), v, u32_constant(0)});
+    return id;
   }
 
   // WGSL zero-initializes workgroup variables. Arrays are cleared cooperatively (strided by the invocation
@@ -675,20 +818,34 @@ class Writer {
     const Type* boolean = sem_.types.bool_type();
     uint32_t index_var = builtin_input(BuiltinValue::LocalInvocationIndex, u32);
     uint32_t lidx = emit(Op::OpLoad, type_id(u32), {index_var});
-    bool constant_size = true;
-    uint32_t total = 1;
-    for (const auto& d : f.workgroup_size) {
-      constant_size &= d.override_decl == nullptr;
-      total *= d.value;
+    // The number of invocations: a constant, or computed from the specialization constants.
+    uint32_t total_id = 0;
+    {
+      bool constant_size = true;
+      uint32_t total = 1;
+      for (const auto& d : f.workgroup_size) {
+        constant_size &= !d.override_decl && !d.override_expr;
+        total *= d.value;
+      }
+      if (constant_size) {
+        total_id = u32_constant(total);
+      } else {
+        uint32_t x = workgroup_dim(f.workgroup_size[0]), y = workgroup_dim(f.workgroup_size[1]);
+        uint32_t z = workgroup_dim(f.workgroup_size[2]);
+        uint32_t xy = emit(Op::OpIMul, type_id(u32), {x, y});
+        total_id = emit(Op::OpIMul, type_id(u32), {xy, z});
+      }
     }
     std::vector<const ast::VarDecl*> by_thread0;
     for (const ast::VarDecl* g : vars) {
       const sem::GlobalVar& gv = sem_.globals.at(g);
       const Type* t = gv.store_type;
-      if (!(constant_size && t->kind == TypeKind::Array && t->count > 1)) {
+      if (!(t->kind == TypeKind::Array && (t->count > 1 || t->count_expr))) {
         by_thread0.push_back(g);
         continue;
       }
+      const uint32_t count_id =
+          t->count_expr ? spec_value(*static_cast<const Expr*>(t->count_expr)) : u32_constant(t->count);
       // for (i = lidx; i < count; i += total) arr[i] = 0
       uint32_t ivar = local_variable(u32, "zero_init_index");
       emit_void(Op::OpStore, {ivar, lidx});
@@ -700,7 +857,7 @@ class Writer {
       branch(cond_block);
       label(cond_block);
       uint32_t i = emit(Op::OpLoad, type_id(u32), {ivar});
-      uint32_t in_range = emit(Op::OpULessThan, type_id(boolean), {i, u32_constant(t->count)});
+      uint32_t in_range = emit(Op::OpULessThan, type_id(boolean), {i, count_id});
       branch_conditional(in_range, body, merge);
       label(body);
       uint32_t elem_ptr =
@@ -710,7 +867,7 @@ class Writer {
       branch(cont);
       label(cont);
       uint32_t i2 = emit(Op::OpLoad, type_id(u32), {ivar});
-      uint32_t next = emit(Op::OpIAdd, type_id(u32), {i2, u32_constant(total)});
+      uint32_t next = emit(Op::OpIAdd, type_id(u32), {i2, total_id});
       emit_void(Op::OpStore, {ivar, next});
       branch(header);
       merge_label(merge);
@@ -1814,6 +1971,7 @@ class Writer {
   std::set<uint32_t> block_structs_;
   std::map<const ast::VarDecl*, GlobalIds> globals_;
   std::map<const ast::VarDecl*, uint32_t> overrides_;
+  std::map<uint32_t, uint32_t> spec_values_;  // Expr::id -> spec constant
   std::map<BuiltinValue, uint32_t> builtin_inputs_;
   std::map<const ast::Function*, uint32_t> function_ids_;
   uint32_t workgroup_size_builtin_ = 0;

@@ -72,7 +72,7 @@ bool Type::is_constructible() const {
     case TypeKind::Matrix:
       return true;
     case TypeKind::Array:
-      return count != 0 && elem->is_constructible();
+      return count != 0 && !count_expr && elem->is_constructible();
     case TypeKind::Struct:
       for (const auto& m : members) {
         if (!m.type->is_constructible()) return false;
@@ -217,14 +217,16 @@ const Type* TypeTable::matrix(const Type* elem, uint32_t columns, uint32_t rows)
   return intern({static_cast<int>(TypeKind::Matrix), column, columns, 0, 0}, t);
 }
 
-const Type* TypeTable::array(const Type* elem, uint32_t count) {
+const Type* TypeTable::array(const Type* elem, uint32_t count, const void* count_expr) {
   Type t;
   t.kind = TypeKind::Array;
   t.elem = elem;
   t.count = count;
+  t.count_expr = count_expr;
   t.stride = round_up(elem->align, elem->size);
   t.size = t.stride * count;
   t.align = elem->align;
+  if (count_expr) return make(t);  // each override-sized array type is distinct
   return intern({static_cast<int>(TypeKind::Array), elem, count, 0, 0}, t);
 }
 

@@ -61,6 +61,8 @@ struct Type {
   uint32_t size = 0;
   uint32_t align = 0;
   uint32_t stride = 0;  // arrays: element stride; matrices: column stride
+  // Arrays sized by an override-expression (workgroup variables only); `count` holds the default.
+  const void* count_expr = nullptr;
 
   bool is_scalar() const {
     return kind == TypeKind::Bool || kind == TypeKind::AbstractInt || kind == TypeKind::AbstractFloat ||
@@ -103,7 +105,7 @@ class TypeTable {
   const Type* vector(const Type* elem, uint32_t n);
   const Type* matrix(const Type* elem, uint32_t columns, uint32_t rows);
   // element stride is computed from the element's layout.
-  const Type* array(const Type* elem, uint32_t count);
+  const Type* array(const Type* elem, uint32_t count, const void* count_expr = nullptr);
   const Type* atomic(const Type* elem);
   const Type* pointer(const Type* store, AddressSpace as, Access access);
   const Type* reference(const Type* store, AddressSpace as, Access access);

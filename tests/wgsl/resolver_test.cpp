@@ -242,6 +242,11 @@ INSTANTIATE_TEST_SUITE_P(
         Rejection{"struct S { a: f32 }\nfn f(s: S) -> f32 { return s.b; }", 2, 30, "no member 'b'"},
         Rejection{"const_assert 1 > 2;", 1, 14, "const_assert failed"},
         Rejection{"override o: vec2<f32>;", 1, 1, "concrete scalar"},
+        Rejection{"override n: u32 = 4;\nvar<private> a: array<f32, n>;", 2, 17,
+                  "only allowed as the type of workgroup"},
+        Rejection{"override f = 1.5;\noverride g = f * 2.0;", 2, 14, "must be integer or bool"},
+        Rejection{"override n: u32 = 4;\n@id(3) override m = n + 1u;", 2, 2, "cannot have an @id"},
+        Rejection{"override n: u32 = 4;\nfn f() { var a: array<f32, n>; }", 2, 10, "not constructible"},
         Rejection{"@id(1) override a: u32;\n@id(1) override b: u32;", 2, 1, "already used"},
         Rejection{"var<private> x: i32;\nvar<private> x: i32;", 2, 14, "redeclaration"},
         Rejection{"fn f() { let x = vec4<bool>(true); let y = x + x; }", 1, 44, "no operator"}));

@@ -398,6 +398,39 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(got[i], 0.5f * static_cast<float>(i % 32)) << i;
 }
 
+TEST_F(WgslGpu, OverrideExpressionsSizeWorkgroupArraysAndWorkgroupSize) {
+  const char* src = R"(
+override BLOCK: u32 = 16;
+override TILE = BLOCK * 4u;
+override SIGNED: i32 = 8;
+override HALF = select(BLOCK / 2u, 1u, BLOCK < 2u);
+var<workgroup> tile: array<f32, TILE * BLOCK>;
+var<workgroup> small: array<u32, HALF>;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(BLOCK, 2)
+fn main(@builtin(local_invocation_index) i: u32) {
+  tile[i] = f32(i + TILE);
+  small[i % HALF] = i % HALF;
+  workgroupBarrier();
+  out[i] = tile[(i + 1u) % (TILE * BLOCK)] + f32(small[0]) + f32(SIGNED);
+}
+)";
+  for (uint32_t block : {16u, 8u}) {
+    Program p(ctx(), src, {.overrides = {{"BLOCK", static_cast<double>(block)}, {"SIGNED", -3.0}}});
+    ASSERT_EQ(p.workgroup_size()[0], block);
+    const uint32_t invocations = block * 2, tile = block * 4;
+    Buffer ob = output(invocations);
+    p.run({{0, 0, &ob}}, {1, 1, 1});
+    auto got = ctx().download<float>(ob, invocations);
+    for (uint32_t i = 0; i < invocations; ++i) {
+      // Elements no invocation wrote must read as zero (workgroup memory is zero-initialized).
+      float next = i + 1 < invocations ? static_cast<float>(i + 1 + tile) : 0.0f;
+      EXPECT_EQ(got[i], next - 3.0f) << "BLOCK=" << block << " i=" << i;
+    }
+  }
+  EXPECT_THROW(Program(ctx(), src, {.overrides = {{"TILE", 4.0}}}), InvalidArgument);
+}
+
 TEST_F(WgslGpu, SubgroupReductionsAndBallot) {
   if (!ctx().info().has_subgroup_ops(VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
     GTEST_SKIP() << "no subgroup arithmetic/ballot";

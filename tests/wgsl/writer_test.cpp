@@ -294,6 +294,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
                   .ok);
 }
 
+TEST(Writer, OverrideExpressionsBecomeSpecConstantOps) {
+  CompileResult r = compile_ok(R"(
+override BLOCK: u32 = 16;
+override TILE = BLOCK * 4u;
+override ROWS: i32 = 2;
+var<workgroup> tile: array<f32, TILE + 1u>;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(BLOCK, u32(ROWS) * 2u)
+fn main(@builtin(local_invocation_index) i: u32) { tile[i] = 1.0; workgroupBarrier(); out[i] = tile[i % TILE]; }
+)");
+  ASSERT_TRUE(r.ok);
+  std::string text = disassemble(r.spirv);
+  EXPECT_NE(text.find("OpSpecConstantOp %uint IMul"), std::string::npos) << text;
+  EXPECT_NE(text.find("BuiltIn WorkgroupSize"), std::string::npos);
+  EXPECT_EQ(r.reflection.workgroup_size, (std::array<uint32_t, 3>{16, 4, 1}));
+  EXPECT_EQ(r.reflection.workgroup_size_spec_id, (std::array<int32_t, 3>{0, -2, -1}));
+  ASSERT_EQ(r.reflection.overrides.size(), 3u);
+  EXPECT_EQ(r.reflection.overrides[2].name, "TILE");
+  EXPECT_FALSE(r.reflection.overrides[2].overridable);
+  EXPECT_EQ(r.reflection.overrides[2].default_value, 64.0);
+  EXPECT_EQ(r.reflection.workgroup_memory_bytes, 272u);  // 65 floats rounded up to 16 bytes
+}
+
 TEST(Writer, WorkgroupMemoryIsZeroInitialized) {
   std::string text = disasm_of(R"(
 var<workgroup> big: array<f32, 1000>;
