@@ -19,9 +19,10 @@ layout(std140, set = 0, binding = 3) uniform Dims { uvec4 dims; };
 #endif
 
 void main() {
-  uint count = dims.x * dims.y;
+  uint count = dims.x * dims.y;  // the host keeps M * N below 2^32
   uint stride = gl_NumWorkGroups.x * 256u;
-  for (uint i = gl_GlobalInvocationID.x; i < count; i += stride) {
+  // i + stride could wrap past 2^32 for counts near the limit, so the loop stops on the remaining count.
+  for (uint i = gl_GlobalInvocationID.x; i < count; i = count - i > stride ? i + stride : count) {
     float g = GATE[i];
     float s = 1.0 / (1.0 + exp(-g));
 #if BACKWARD

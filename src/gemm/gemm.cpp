@@ -156,10 +156,11 @@ KernelCall plan_matmul(const Context& ctx, const std::string& op, const Names& n
   return call;
 }
 
-// Grid-stride element-wise kernels: enough workgroups to cover the count, capped by the device limit.
+// Grid-stride element-wise kernels: one element per thread up to 4096 workgroups (about a million threads,
+// enough to fill a GPU), more elements per thread beyond that.
 std::array<uint32_t, 3> elementwise_groups(const Context& ctx, uint64_t count) {
-  uint64_t groups = (count + 255) / 256;
-  return {static_cast<uint32_t>(std::min<uint64_t>(groups, ctx.info().max_workgroup_count[0])), 1, 1};
+  uint64_t groups = std::min<uint64_t>({(count + 255) / 256, 4096, ctx.info().max_workgroup_count[0]});
+  return {static_cast<uint32_t>(groups), 1, 1};
 }
 
 KernelCall plan_swiglu(const Context& ctx, const Tensor& gate, const Tensor& up, const Tensor& hidden) {
