@@ -245,7 +245,7 @@ INSTANTIATE_TEST_SUITE_P(
         Rejection{"override n: u32 = 4;\nvar<private> a: array<f32, n>;", 2, 17,
                   "only allowed as the type of workgroup"},
         Rejection{"override f = 1.5;\noverride g = f * 2.0;", 2, 14, "must be integer or bool"},
-        Rejection{"override n: u32 = 4;\n@id(3) override m = n + 1u;", 2, 2, "cannot have an @id"},
+        Rejection{"override n: u32 = 4;\n@id(3) override m = n + 1u;", 2, 1, "cannot have an @id"},
         Rejection{"override n: u32 = 4;\nfn f() { var a: array<f32, n>; }", 2, 10, "not constructible"},
         Rejection{"@id(1) override a: u32;\n@id(1) override b: u32;", 2, 1, "already used"},
         Rejection{"var<private> x: i32;\nvar<private> x: i32;", 2, 14, "redeclaration"},
