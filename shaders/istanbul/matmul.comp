@@ -14,6 +14,7 @@
 //             1: B is stored [N,K] (op(B) = stored^T, the backward dX = dY @ W^T), vec4 loads along K (K % 4 == 0)
 //             2: scalar loads, transpose chosen at run time by flags bit 1 (any shape)
 //   B_F16     1: B stored as f16 (f16vec4 / float16_t loads), converted to f32; accumulation stays f32
+//   SPLIT_K   1: grid z splits K; slice z of C (then [z][M][N]) gets that range's partial sums (EPILOGUE 0)
 //   EPILOGUE  0: C = acc   1: C = acc + R   2: C += acc
 //             3: C = alpha * acc + beta * C + bias[n] + R (flags bit 2: bias, bit 3: residual; C read iff beta != 0)
 //
@@ -22,6 +23,9 @@
 //   matmul_residual_swiglu_a GATE=0 UP=1 W=2 R=3 Y=4 dims=5.
 // The seed relies on WebGPU's robust buffer access for loads past the edge; Vulkan gives no such guarantee, so
 // every load clamps its index to a valid element and the masks zero what lies outside the matrix.
+#ifndef SPLIT_K
+#define SPLIT_K 0
+#endif
 #if B_F16
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -279,6 +283,7 @@ void store_b(uint tid, uint block_col, uint kBase, uint b_off, uint N, uint K, u
 }
 
 float acc[4][4];
+uint kOff = 0u;  // first K index of this workgroup's range (non-zero only with SPLIT_K)
 
 // One k of the 4x4 outer product from the current shared half.
 void fma_step(uint k, uint cur_a_off, uint cur_b_off, uint tx, uint ty) {
@@ -309,16 +314,16 @@ void k_step(uint t, uint phase, uint nTiles, uint tid, uint tx, uint ty, uint bl
   uint cur_b_off = parity * TB_DB_HALF;
   uint ahead = t + PREFETCH_DEPTH;
   if (ahead < nTiles) {
-    fetch_a(phase, tid, block_row, ahead * TK, M, K, flags);
-    fetch_b(phase, tid, block_col, ahead * TK, N, K, flags);
+    fetch_a(phase, tid, block_row, kOff + ahead * TK, M, K, flags);
+    fetch_b(phase, tid, block_col, kOff + ahead * TK, N, K, flags);
   }
   bool more = t + 1u < nTiles;
   for (uint k = 0u; k < STAGE_AT; k++) fma_step(k, cur_a_off, cur_b_off, tx, ty);
   if (more) convert_staged((phase + 1u) % PREFETCH_DEPTH);
   for (uint k = STAGE_AT; k < TK; k++) fma_step(k, cur_a_off, cur_b_off, tx, ty);
   if (more) {
-    store_a(tid, block_row, (t + 1u) * TK, (1u - parity) * TA_DB_HALF, M, K, flags);
-    store_b(tid, block_col, (t + 1u) * TK, (1u - parity) * TB_DB_HALF, N, K, flags);
+    store_a(tid, block_row, kOff + (t + 1u) * TK, (1u - parity) * TA_DB_HALF, M, K, flags);
+    store_b(tid, block_col, kOff + (t + 1u) * TK, (1u - parity) * TB_DB_HALF, N, K, flags);
   }
   barrier();
 }
@@ -330,19 +335,30 @@ void main() {
   uint block_row = gl_WorkGroupID.y * TM;
   uint block_col = gl_WorkGroupID.x * TN;
   uint nTiles = (K + TK - 1u) / TK;
+#if SPLIT_K
+  // Split-K: workgroup z multiplies K-steps [z * per, z * per + nTiles) and stores its partial sums in slice z of
+  // C (a workspace that the splitk_reduce kernel sums); the host makes every slice non-empty.
+  uint per = (nTiles + gl_NumWorkGroups.z - 1u) / gl_NumWorkGroups.z;
+  uint first = gl_WorkGroupID.z * per;
+  nTiles = first < nTiles ? min(per, nTiles - first) : 0u;
+  kOff = first * TK;
+  uint slice = gl_WorkGroupID.z * M * N;
+#else
+  uint slice = 0u;
+#endif
 
   for (uint i = 0u; i < 4u; i++)
     for (uint j = 0u; j < 4u; j++) acc[i][j] = 0.0;
 
   for (uint d = 0u; d < PREFETCH_DEPTH; d++) {
     if (d < nTiles) {
-      fetch_a(d, tid, block_row, d * TK, M, K, flags);
-      fetch_b(d, tid, block_col, d * TK, N, K, flags);
+      fetch_a(d, tid, block_row, kOff + d * TK, M, K, flags);
+      fetch_b(d, tid, block_col, kOff + d * TK, N, K, flags);
     }
   }
   convert_staged(0u);
-  store_a(tid, block_row, 0u, 0u, M, K, flags);
-  store_b(tid, block_col, 0u, 0u, N, K, flags);
+  store_a(tid, block_row, kOff, 0u, M, K, flags);
+  store_b(tid, block_col, kOff, 0u, N, K, flags);
   barrier();
 
   // Unrolled by PREFETCH_DEPTH so that every register slot index is a compile-time constant.
@@ -365,7 +381,7 @@ void main() {
       if (col >= N) break;
       uint idx = row * N + col;
 #if EPILOGUE == 0
-      C[idx] = acc[i][j];
+      C[slice + idx] = acc[i][j];
 #elif EPILOGUE == 1
       C[idx] = acc[i][j] + R[idx];
 #elif EPILOGUE == 2

@@ -184,6 +184,7 @@ std::vector<IstanbulBenchRow> run_istanbul_bench(Context& ctx, int reps,
                           GemmOptions o;
                           o.residual = &tr;
                           o.alpha = 0.5f;
+                          o.split_k = 1;
                           gemm(rec, tx, tw, ty, o);
                         },
                         &ty, nullptr,
@@ -194,6 +195,16 @@ std::vector<IstanbulBenchRow> run_istanbul_bench(Context& ctx, int reps,
                           return ref;
                         },
                         K, false, w32_bytes});
+
+    // gemm() on the matmul_t problem: splits K where the grid is small (the lm_head's dX: 12x8 tiles, K =
+    // 16384).
+    variants.push_back({"gemm auto (dX = dY W^T)",
+                        [&](GemmRecorder& rec) {
+                          GemmOptions o;
+                          o.transpose_b = true;
+                          gemm(rec, tdy, tw, tdx, o);
+                        },
+                        &tdx, nullptr, bwd_t(false), N, false, w32_bytes});
 
     // Correctness first (each check run doubles as that variant's warm-up).
     const size_t first_row = rows.size();

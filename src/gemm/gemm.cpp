@@ -248,15 +248,74 @@ void check_ffn_weights(const std::string& op, const Tensor& x, const FfnWeights&
   chk.shape("Wd", *w.w_down, f, d, "F x D: the down projection back to X's width");
 }
 
+// gemm() = one kernel, or split-K: the partial kernel into a workspace of `splits` M x N slices + the
+// reduction.
+struct GemmPlan {
+  KernelCall single;
+  uint32_t splits = 1;
+  KernelCall partial, reduce;  // operand 2 of partial and 0 of reduce: the workspace, bound at enqueue
+};
+
+GemmPlan plan_gemm(const Context& ctx, const Tensor& a, const Tensor& b, const Tensor& c,
+                   const GemmOptions& o) {
+  GemmPlan plan;
+  plan.single = plan_matmul(ctx, "gemm", {"A", "B", "C"}, a, nullptr, b, c, o);
+  const uint32_t m = plan.single.params[0], n = plan.single.params[1], k = plan.single.params[2];
+  const uint32_t tiles = ceil_div(k, 16);
+  const uint64_t groups = uint64_t(ceil_div(n, kTile)) * ceil_div(m, kTile);
+  uint32_t splits = 1;
+  if (o.split_k == 0) {
+    // Too few output tiles for a large GPU and a long K: aim at ~512 workgroups, >= 512 of K per range.
+    if (groups < 256 && tiles >= 64)
+      splits = static_cast<uint32_t>(std::min<uint64_t>({(512 + groups - 1) / groups, tiles / 32, 16}));
+  } else {
+    splits = std::min(o.split_k, tiles);
+  }
+  splits = std::min(splits, ctx.info().max_workgroup_count[2]);
+  while (splits > 1 && uint64_t(splits) * m * n > UINT32_MAX) --splits;  // 32-bit workspace indices
+  if (splits > 1) splits = ceil_div(tiles, ceil_div(tiles, splits));     // no empty K range
+  plan.splits = splits;
+  if (splits == 1) return plan;
+
+  const bool w16 = b.dtype() == DType::f16;
+  auto in = [](const Tensor& t) { return KernelCall::Operand{&t.buffer(), false}; };
+  uint32_t trans = (o.transpose_a ? kFlagTransA : 0) | (o.transpose_b ? kFlagTransB : 0);
+  plan.partial.kernel = w16 ? "istanbul_gemm_splitk_w16" : "istanbul_gemm_splitk";
+  plan.partial.operands = {in(a), in(b), {nullptr, true}};
+  set_params(plan.partial, m, n, k, trans, 1.0f, 0.0f);
+  plan.partial.groups = {ceil_div(n, kTile), ceil_div(m, kTile), splits};
+  plan.reduce.kernel = "istanbul_splitk_reduce";
+  // Absent residual / bias are bound to the workspace too (never read: the flags say so).
+  plan.reduce.operands = {{nullptr, false},
+                          {o.residual ? &o.residual->buffer() : nullptr, false},
+                          {o.bias ? &o.bias->buffer() : nullptr, false},
+                          {&c.buffer(), true}};
+  set_params(plan.reduce, m, n, splits, (o.bias ? kFlagBias : 0) | (o.residual ? kFlagResidual : 0), o.alpha,
+             o.beta);
+  plan.reduce.groups = elementwise_groups(ctx, uint64_t(m) * n);
+  return plan;
+}
+
 }  // namespace
 
 std::string gemm_kernel_name(const Context& ctx, const Tensor& a, const Tensor& b, const Tensor& c,
                              const GemmOptions& options) {
-  return plan_matmul(ctx, "gemm", {"A", "B", "C"}, a, nullptr, b, c, options).kernel;
+  GemmPlan plan = plan_gemm(ctx, a, b, c, options);
+  return plan.splits > 1 ? plan.partial.kernel : plan.single.kernel;
 }
 
 void gemm(GemmRecorder& rec, const Tensor& a, const Tensor& b, Tensor& c, const GemmOptions& options) {
-  rec.enqueue(plan_matmul(rec.context(), "gemm", {"A", "B", "C"}, a, nullptr, b, c, options));
+  GemmPlan plan = plan_gemm(rec.context(), a, b, c, options);
+  if (plan.splits == 1) {
+    rec.enqueue(plan.single);
+    return;
+  }
+  Tensor& workspace = rec.scratch(plan.splits * plan.single.params[0], plan.single.params[1]);
+  plan.partial.operands[2].buffer = &workspace.buffer();
+  for (int i = 0; i < 3; ++i)
+    if (!plan.reduce.operands[i].buffer) plan.reduce.operands[i].buffer = &workspace.buffer();
+  rec.enqueue(plan.partial);
+  rec.enqueue(plan.reduce);
 }
 
 void gemm(Context& ctx, const Tensor& a, const Tensor& b, Tensor& c, const GemmOptions& options) {

@@ -25,16 +25,21 @@ struct GemmOptions {
   float beta = 0.0f;                 // 0: C is only written (its old contents, even NaN, are ignored)
   const Tensor* bias = nullptr;      // 1 x N, added to every row
   const Tensor* residual = nullptr;  // M x N
+  // Split-K (the general kernel over K ranges into a workspace, then a reducing epilogue) for grids too small
+  // to fill a GPU: 0 = automatic (fewer than 256 output tiles and K >= 1024), 1 = never, n > 1 = n ranges.
+  uint32_t split_k = 0;
 };
 
-// The kernel gemm() would use (embedded module name), after validating like gemm() does.
+// The kernel gemm() would use (embedded module name; "istanbul_gemm_splitk..." then also runs
+// "istanbul_splitk_reduce"), after validating like gemm() does.
 std::string gemm_kernel_name(const Context& ctx, const Tensor& a, const Tensor& b, const Tensor& c,
                              const GemmOptions& options = {});
 void gemm(GemmRecorder& rec, const Tensor& a, const Tensor& b, Tensor& c, const GemmOptions& options = {});
 void gemm(Context& ctx, const Tensor& a, const Tensor& b, Tensor& c, const GemmOptions& options = {});
 
 // ---- Named llm.istanbul operations (seed 001). Shapes: tokens T, input width K_in, output width N_out. ----
-// Each uses the seed's vec4 kernel when the shape allows and otherwise the general kernel (same result).
+// Each uses the seed's vec4 kernel (and its grid) when the shape allows and otherwise the general kernel
+// (same result); they never split K.
 
 // Y[T,N] = X[T,K] @ W[K,N] (+ R[T,N]); W f32 or f16 (matmul / matmul_residual and their _w16 twins).
 void matmul(GemmRecorder& rec, const Tensor& x, const Tensor& w, Tensor& y);

@@ -195,7 +195,7 @@ TEST_F(GemmApi, BenchRunsEveryVariantCorrectly) {
   std::vector<std::string> lines;
   auto rows = run_istanbul_bench(ctx(), 2, [&](const std::string& l) { lines.push_back(l); },
                                  {{64, 64, 64}, {33, 68, 20}});
-  size_t per_shape = ctx().info().storage_16bit && ctx().info().shader_f16 ? 14 : 11;
+  size_t per_shape = ctx().info().storage_16bit && ctx().info().shader_f16 ? 15 : 12;
   ASSERT_EQ(rows.size(), 2 * per_shape);
   for (const auto& r : rows) {
     EXPECT_TRUE(r.correct) << r.name << " " << r.check;

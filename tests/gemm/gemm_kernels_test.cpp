@@ -40,6 +40,7 @@ struct Spec {
   bool bias = false, residual = false;
   bool swiglu = false;  // A = silu(GATE) * UP
   DType b_dtype = DType::f32;
+  uint32_t split_k = 1;  // gemm() only; 1 keeps the single-kernel paths these tests are about
 };
 
 // Runs one case, checks every output element, returns the kernel that ran.
@@ -79,6 +80,7 @@ std::string run_case(Context& ctx, const Spec& sp, Shape s, uint32_t seed) {
       o.beta = sp.beta;
       o.bias = sp.bias ? &tbias : nullptr;
       o.residual = sp.residual ? &tres : nullptr;
+      o.split_k = sp.split_k;
       gemm(rec, ta, tb, tc, o);
       break;
     }
@@ -266,6 +268,38 @@ TEST_F(IstanbulKernels, GemmPlainOptionsPickVec4Kernels) {
   EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .beta = -1.5f}, s, seed += 10), "istanbul_gemm_general");
   EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .ta = true, .tb = true}, s, seed += 10),
             "istanbul_gemm_general");
+}
+
+// Split-K: forced on odd shapes with every option (both kernels must run and agree with the reference), and
+// chosen automatically where the grid is small and K long.
+TEST_F(IstanbulKernels, GemmSplitK) {
+  uint32_t seed = 70000;
+  for (Shape s : std::vector<Shape>{{1, 1, 17}, {3, 17, 63}, {65, 63, 1000}, {17, 130, 127}, {127, 5, 333}}) {
+    for (int t = 0; t < 4; ++t) {
+      for (uint32_t splits : {2u, 3u, 7u}) {
+        Spec sp{.op = Op::Gemm,
+                .ta = (t & 1) != 0,
+                .tb = (t & 2) != 0,
+                .alpha = 1.25f,
+                .beta = -0.5f,
+                .bias = true,
+                .residual = true,
+                .b_dtype = t == 3 ? DType::f16 : DType::f32,
+                .split_k = splits};
+        SCOPED_TRACE(to_string(s) + " splits=" + std::to_string(splits) + " t=" + std::to_string(t));
+        EXPECT_EQ(run_case(ctx(), sp, s, seed += 10),
+                  t == 3 ? "istanbul_gemm_splitk_w16" : "istanbul_gemm_splitk");
+      }
+    }
+  }
+  // Automatic: 1 output tile and K = 2048 (128 K-steps) is split; split_k = 1 keeps the vec4 kernel.
+  Shape s{64, 64, 2048};
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .split_k = 0}, s, seed += 10), "istanbul_gemm_splitk");
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .tb = true, .beta = 1.0f, .split_k = 0}, s, seed += 10),
+            "istanbul_gemm_splitk");
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .split_k = 1}, s, seed += 10), "istanbul_matmul");
+  // A large grid is not split.
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .split_k = 0}, {1000, 1000, 12}, seed += 10), "istanbul_matmul");
 }
 
 // The SwiGLU element-wise kernels (forward writes the hidden matrix; backward gives dGATE and dUP). 1000x1100
