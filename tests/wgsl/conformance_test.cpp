@@ -59,7 +59,59 @@ const Program kPrograms[] = {
     {"diagnostic_and_requires_directives", true, "directives are accepted",
      "diagnostic(off, derivative_uniformity);\n@compute @workgroup_size(1) fn main() {}"},
 
+    {"override_expressions", true, "derived overrides size workgroup arrays and the workgroup",
+     "override B: u32 = 8;\noverride T = B * 2u;\nvar<workgroup> w: array<f32, T>;\n"
+     "@compute @workgroup_size(T) fn main(@builtin(local_invocation_index) i: u32) { w[i] = 1.0; }"},
+    {"entry_input_struct", true, "entry-point parameters may be structs of built-ins",
+     "struct I { @builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) w: vec3<u32> }\n"
+     "@compute @workgroup_size(4) fn main(i: I) { _ = i.l.x + i.w.y; }"},
+    {"private_pointer_argument", true, "pointers to private variables may be passed",
+     "var<private> p: array<u32, 4>;\nfn set(q: ptr<private, array<u32, 4>>) { (*q)[1] = 2u; }\n"
+     "@compute @workgroup_size(1) fn main() { set(&p); }"},
+    {"struct_size_and_align", true, "@size/@align adjust the host-shareable layout",
+     "struct S { @size(16) a: f32, @align(32) b: vec2<f32> }\n@group(0) @binding(0) var<storage, read_write> "
+     "s: S;\n"
+     "@compute @workgroup_size(1) fn main() { s.b.y = s.a; }"},
+    {"atomic_struct_in_workgroup", true, "atomics in workgroup structs",
+     "struct C { n: atomic<u32>, m: atomic<i32> }\nvar<workgroup> c: C;\n"
+     "@compute @workgroup_size(4) fn main() { atomicAdd(&c.n, 1u); atomicMin(&c.m, -1); }"},
+    {"const_function_scope", true, "function-scope const with abstract values",
+     "@compute @workgroup_size(1) fn main() { const a = 1.5 * 2; const b = vec2(a, 1); var v: vec2<f32> = b; "
+     "_ = v; }"},
+    {"bitcast_vec2_f16", true, "bitcast between u32 and vec2<f16>",
+     "enable f16;\n@compute @workgroup_size(1) fn main() { let h = bitcast<vec2<f16>>(0x3c003c00u); _ = h; "
+     "}"},
+
     // ---- rejected ----
+    {"float_override_expression", false, "must be integer or bool",
+     "override a = 1.5;\noverride b = a * 2.0;\n@compute @workgroup_size(1) fn main() { _ = b; }"},
+    {"override_array_in_private", false, "only allowed as the type of workgroup",
+     "override n: u32 = 4;\nvar<private> a: array<f32, n>;\n@compute @workgroup_size(1) fn main() {}"},
+    {"switch_selector_type_mismatch", false, "does not match",
+     "@compute @workgroup_size(1) fn main() { let x = 1u; switch x { case 1i: {} default: {} } }"},
+    {"duplicate_struct_member", false, "duplicate member",
+     "struct S { a: f32, a: u32 }\n@compute @workgroup_size(1) fn main() {}"},
+    {"signed_shift_amount", false, "shift amount must be u32",
+     "@compute @workgroup_size(1) fn main() { let a = 1u; let b = 2i; _ = a << b; }"},
+    {"assign_to_const", false, "cannot assign to a value",
+     "@compute @workgroup_size(1) fn main() { const c = 1; c = 2; }"},
+    {"atomic_on_non_atomic", false, "requires a pointer to an atomic",
+     "var<workgroup> x: u32;\n@compute @workgroup_size(1) fn main() { atomicAdd(&x, 1u); }"},
+    {"array_length_of_fixed_array", false, "runtime-sized array",
+     "@group(0) @binding(0) var<storage> a: array<f32, 4>;\n@compute @workgroup_size(1) fn main() { _ = "
+     "arrayLength(&a); }"},
+    {"address_of_vector_component", false, "address of a vector component",
+     "@compute @workgroup_size(1) fn main() { var v: vec4<f32>; let p = &v.x; }"},
+    {"struct_recursion", false, "contains itself",
+     "struct S { s: S }\n@compute @workgroup_size(1) fn main() {}"},
+    {"alias_cycle", false, "refers to itself",
+     "alias A = array<A, 2>;\n@compute @workgroup_size(1) fn main() {}"},
+    {"storage_barrier_divergent", false, "uniform control flow",
+     "@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n"
+     "@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) { if (a[i] > 0u) { "
+     "storageBarrier(); } }"},
+    {"subgroup_builtin_value_without_enable", false, "enable subgroups",
+     "@compute @workgroup_size(8) fn main(@builtin(subgroup_invocation_id) s: u32) {}"},
     {"no_entry_point", false, "no @compute entry point", "fn f() {}"},
     {"missing_semicolon", false, "expected ';'", "@compute @workgroup_size(1) fn main() { let x = 1 }"},
     {"type_mismatch_i32_u32", false, "mismatched types",
