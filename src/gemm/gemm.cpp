@@ -280,7 +280,16 @@ GemmPlan plan_gemm(const Context& ctx, const Tensor& a, const Tensor& b, const T
   const bool w16 = b.dtype() == DType::f16;
   auto in = [](const Tensor& t) { return KernelCall::Operand{&t.buffer(), false}; };
   uint32_t trans = (o.transpose_a ? kFlagTransA : 0) | (o.transpose_b ? kFlagTransB : 0);
-  plan.partial.kernel = w16 ? "istanbul_gemm_splitk_w16" : "istanbul_gemm_splitk";
+  // The partial products use the vec4 loaders where the layout constraints hold (the epilogue is the
+  // reduction's).
+  if (!w16 && !o.transpose_a && !o.transpose_b && k % 4 == 0 && n % 4 == 0)
+    plan.partial.kernel = "istanbul_matmul_splitk";
+  else if (!w16 && !o.transpose_a && o.transpose_b && k % 4 == 0)
+    plan.partial.kernel = "istanbul_matmul_t_splitk";
+  else if (!w16 && o.transpose_a && !o.transpose_b && m % 4 == 0 && n % 4 == 0)
+    plan.partial.kernel = "istanbul_matmul_at_splitk";
+  else
+    plan.partial.kernel = w16 ? "istanbul_gemm_splitk_w16" : "istanbul_gemm_splitk";
   plan.partial.operands = {in(a), in(b), {nullptr, true}};
   set_params(plan.partial, m, n, k, trans, 1.0f, 0.0f);
   plan.partial.groups = {ceil_div(n, kTile), ceil_div(m, kTile), splits};

@@ -274,28 +274,47 @@ TEST_F(IstanbulKernels, GemmPlainOptionsPickVec4Kernels) {
 // chosen automatically where the grid is small and K long.
 TEST_F(IstanbulKernels, GemmSplitK) {
   uint32_t seed = 70000;
-  for (Shape s : std::vector<Shape>{{1, 1, 17}, {3, 17, 63}, {65, 63, 1000}, {17, 130, 127}, {127, 5, 333}}) {
+  std::set<std::string> seen;
+  for (Shape s : std::vector<Shape>{{1, 1, 17},
+                                    {3, 17, 63},
+                                    {65, 63, 1000},
+                                    {17, 130, 127},
+                                    {127, 5, 333},
+                                    {68, 36, 260},
+                                    {4, 8, 1000}}) {
     for (int t = 0; t < 4; ++t) {
-      for (uint32_t splits : {2u, 3u, 7u}) {
-        Spec sp{.op = Op::Gemm,
-                .ta = (t & 1) != 0,
-                .tb = (t & 2) != 0,
-                .alpha = 1.25f,
-                .beta = -0.5f,
-                .bias = true,
-                .residual = true,
-                .b_dtype = t == 3 ? DType::f16 : DType::f32,
-                .split_k = splits};
-        SCOPED_TRACE(to_string(s) + " splits=" + std::to_string(splits) + " t=" + std::to_string(t));
-        EXPECT_EQ(run_case(ctx(), sp, s, seed += 10),
-                  t == 3 ? "istanbul_gemm_splitk_w16" : "istanbul_gemm_splitk");
+      for (DType dtype : {DType::f32, DType::f16}) {
+        for (uint32_t splits : {2u, 7u}) {
+          Spec sp{.op = Op::Gemm,
+                  .ta = (t & 1) != 0,
+                  .tb = (t & 2) != 0,
+                  .alpha = 1.25f,
+                  .beta = -0.5f,
+                  .bias = true,
+                  .residual = true,
+                  .b_dtype = dtype,
+                  .split_k = splits};
+          // The vec4 partial-product kernels where their layout constraints hold (the epilogue options are
+          // the reduction's), the general ones elsewhere.
+          std::string want = dtype == DType::f16                                ? "istanbul_gemm_splitk_w16"
+                             : !sp.ta && !sp.tb && s.k % 4 == 0 && s.n % 4 == 0 ? "istanbul_matmul_splitk"
+                             : !sp.ta && sp.tb && s.k % 4 == 0                  ? "istanbul_matmul_t_splitk"
+                             : sp.ta && !sp.tb && s.m % 4 == 0 && s.n % 4 == 0  ? "istanbul_matmul_at_splitk"
+                                                                                : "istanbul_gemm_splitk";
+          SCOPED_TRACE(to_string(s) + " splits=" + std::to_string(splits) + " t=" + std::to_string(t));
+          EXPECT_EQ(run_case(ctx(), sp, s, seed += 10), want);
+          seen.insert(want);
+        }
       }
     }
   }
+  EXPECT_EQ(seen.size(), 5u) << "every split-K partial kernel must have run";
   // Automatic: 1 output tile and K = 2048 (128 K-steps) is split; split_k = 1 keeps the vec4 kernel.
   Shape s{64, 64, 2048};
-  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .split_k = 0}, s, seed += 10), "istanbul_gemm_splitk");
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .split_k = 0}, s, seed += 10), "istanbul_matmul_splitk");
   EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .tb = true, .beta = 1.0f, .split_k = 0}, s, seed += 10),
+            "istanbul_matmul_t_splitk");
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .alpha = 3.0f, .split_k = 0}, {63, 61, 2048}, seed += 10),
             "istanbul_gemm_splitk");
   EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .split_k = 1}, s, seed += 10), "istanbul_matmul");
   // A large grid is not split.
