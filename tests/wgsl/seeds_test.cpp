@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "program_generator.hpp"
 #include "test_util.hpp"
 
 namespace vkgemm::wgsl {
@@ -148,6 +149,9 @@ TEST(Corpus, EveryFileCompilesOrFailsCleanly) {
   for (const auto& entry : std::filesystem::directory_iterator(VKGEMM_WGSL_CORPUS_DIR)) {
     std::string name = entry.path().filename().string();
     std::string src = testing::read_file(entry.path().string());
+    if (!src.empty() && src[0] == '#') {  // a structure-aware fuzzer input: bytes for the program generator
+      src = testing::program_from_bytes(reinterpret_cast<const uint8_t*>(src.data()) + 1, src.size() - 1);
+    }
     CompileResult r = compile(src, {.file_name = name});
     EXPECT_FALSE(r.internal_error) << name;
     bool meant_invalid = name.find("error") != std::string::npos;

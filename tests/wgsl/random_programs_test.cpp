@@ -1,0 +1,44 @@
+// Random well-typed programs (statements, expressions, built-ins, helper functions) through the whole
+// pipeline: a validator failure on an accepted program is a compiler bug.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "program_generator.hpp"
+#include "test_util.hpp"
+
+namespace vkgemm::wgsl {
+namespace {
+
+TEST(RandomPrograms, AcceptedProgramsValidate) {
+  int accepted = 0;
+  const int count = 200;
+  for (int seed = 0; seed < count; ++seed) {
+    std::mt19937 rng(static_cast<uint32_t>(seed));
+    testing::ProgramGenerator gen([&] { return static_cast<uint32_t>(rng()); });
+    std::string src = gen.generate();
+    CompileOptions o;
+    o.file_name = "random" + std::to_string(seed) + ".wgsl";
+    CompileResult r = compile(src, o);
+    ASSERT_FALSE(r.internal_error) << r.formatted_diagnostics << "\n" << src;
+    if (r.ok) {
+      ++accepted;
+    } else {
+      // Rejections may only come from constant evaluation (e.g. a constant division by zero).
+      bool const_eval_error = r.formatted_diagnostics.find("division by zero") != std::string::npos ||
+                              r.formatted_diagnostics.find("cannot be represented") != std::string::npos ||
+                              r.formatted_diagnostics.find("out of domain") != std::string::npos ||
+                              r.formatted_diagnostics.find("shift amount") != std::string::npos;
+      EXPECT_TRUE(const_eval_error) << r.formatted_diagnostics << "\n" << src;
+    }
+    if (seed % 25 == 0 && r.ok) {
+      o.optimize = true;  // and spirv-opt keeps them valid
+      EXPECT_TRUE(compile(src, o).ok) << src;
+    }
+  }
+  std::printf("[ random   ] %d of %d random programs accepted\n", accepted, count);
+  EXPECT_GE(accepted, count * 3 / 4);  // the rest: constant overflow (shifts, exp2, products)
+}
+
+}  // namespace
+}  // namespace vkgemm::wgsl
