@@ -560,6 +560,108 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   for (size_t i = 0; i < bits.size(); ++i) EXPECT_EQ(half_to_double(after[i]), vals[i] * 2.0 + 1.0) << i;
 }
 
+// Differential check of constant evaluation against the device: each expression is compiled once with literal
+// operands (folded by the resolver) and once with the same values loaded from a buffer (computed on the GPU).
+TEST_F(WgslGpu, ConstEvalAgreesWithTheDevice) {
+  struct Case {
+    const char* type;  // of the operands A, B and of the result
+    const char* expr;  // operands $A and $B
+    bool exact;        // compare bit patterns (integers, exact float ops) or with a tolerance
+  };
+  const Case cases[] = {
+      {"i32", "$A * $B + ($A >> 3u)", true},
+      {"i32", "$A - $B * 7i", true},
+      {"i32", "$A / $B + $A % $B", true},
+      {"u32", "$A * $B + ($A >> 5u) + ($B >> 1u)", true},
+      {"u32", "$A / $B + $A % $B", true},
+      {"u32", "($A ^ $B) | ($A & ~$B)", true},
+      {"i32", "abs($A) + sign($B) + min($A, $B)", true},
+      {"i32", "clamp($A, -100i, $B)", true},
+      {"u32", "countOneBits($A) + reverseBits($B)", true},
+      {"u32", "max($A, $B) - min($A, $B)", true},
+      {"i32", "i32(f32($A) * 0.5)", true},
+      {"u32", "u32(f32($B) * 1.5)", true},
+      {"u32", "bitcast<u32>($A) + bitcast<u32>(f32($B))", true},
+      {"f32", "$A * $B + $A", true},
+      {"f32", "$A / $B - $B", true},
+      {"f32", "floor($A) + ceil($B) + trunc($A * $B) + round($B)", true},
+      {"f32", "abs($A) + min($A, $B) + max($A, $B) + clamp($A, -1.0, 1.0)", true},
+      {"f32", "sqrt(abs($A)) + exp2($B * 0.25)", false},
+      {"f32", "sin($A) + cos($B) + tanh($A * 0.1)", false},
+      {"f32", "select($A, $B, $A < $B) + fract($B)", true},
+      {"f32", "fma($A, $B, 1.25)", false},
+  };
+  struct Inputs {
+    int32_t ia, ib;
+    uint32_t ua, ub;
+    float fa, fb;
+  };
+  const Inputs inputs[] = {{123456789, -37, 4000000000u, 12345u, 2.75f, -1.5f},
+                           {-2147483647, 3, 7u, 4294967295u, -0.125f, 8.0f},
+                           {1000, -1000, 65536u, 3u, 100.5f, 0.75f}};
+  auto literal = [](const char* type, const Inputs& in, bool first) {
+    char buf[64];
+    std::string t = type;
+    if (t == "i32") {
+      int32_t v = first ? in.ia : in.ib;
+      // -2147483648 is not a valid literal; none of the inputs uses it.
+      std::snprintf(buf, sizeof(buf), "(%di)", v);
+    } else if (t == "u32") {
+      std::snprintf(buf, sizeof(buf), "%uu", first ? in.ua : in.ub);
+    } else {
+      std::snprintf(buf, sizeof(buf), "(%.9gf)", static_cast<double>(first ? in.fa : in.fb));
+    }
+    return std::string(buf);
+  };
+  auto replace_all = [](std::string s, const std::string& from, const std::string& to) {
+    for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+      s.replace(pos, from.size(), to);
+    return s;
+  };
+  for (const Inputs& in : inputs) {
+    std::string src =
+        "struct In { ia: i32, ib: i32, ua: u32, ub: u32, fa: f32, fb: f32 }\n"
+        "@group(0) @binding(0) var<storage, read> input: In;\n"
+        "@group(0) @binding(1) var<storage, read_write> out: array<u32>;\n"
+        "@compute @workgroup_size(1) fn main() {\n";
+    for (size_t i = 0; i < std::size(cases); ++i) {
+      const Case& c = cases[i];
+      std::string t = c.type;
+      std::string prefix = t == "i32" ? "i" : t == "u32" ? "u" : "f";
+      std::string folded =
+          replace_all(replace_all(c.expr, "$A", literal(c.type, in, true)), "$B", literal(c.type, in, false));
+      std::string runtime =
+          replace_all(replace_all(c.expr, "$A", "input." + prefix + "a"), "$B", "input." + prefix + "b");
+      src += "  const c" + std::to_string(i) + ": " + t + " = " + folded + ";\n";
+      src += "  out[" + std::to_string(2 * i) + "] = bitcast<u32>(c" + std::to_string(i) + ");\n";
+      src += "  out[" + std::to_string(2 * i + 1) + "] = bitcast<u32>(" + runtime + ");\n";
+    }
+    src += "}\n";
+    Program p(ctx(), src, {.file_name = "consteval_vs_device.wgsl"});
+    std::vector<uint32_t> words(6);
+    std::memcpy(&words[0], &in.ia, 4);
+    std::memcpy(&words[1], &in.ib, 4);
+    words[2] = in.ua;
+    words[3] = in.ub;
+    std::memcpy(&words[4], &in.fa, 4);
+    std::memcpy(&words[5], &in.fb, 4);
+    Buffer ib = storage_u32(words), ob = output(2 * std::size(cases));
+    p.run({{0, 0, &ib}, {0, 1, &ob}}, {1, 1, 1});
+    auto got = ctx().download<uint32_t>(ob, 2 * std::size(cases));
+    for (size_t i = 0; i < std::size(cases); ++i) {
+      uint32_t folded = got[2 * i], device = got[2 * i + 1];
+      if (cases[i].exact) {
+        EXPECT_EQ(folded, device) << cases[i].expr << " with inputs #" << (&in - inputs);
+      } else {
+        float f, d;
+        std::memcpy(&f, &folded, 4);
+        std::memcpy(&d, &device, 4);
+        EXPECT_NEAR(f, d, 1e-5 * (1.0 + std::fabs(d))) << cases[i].expr << " with inputs #" << (&in - inputs);
+      }
+    }
+  }
+}
+
 TEST_F(WgslGpu, CompileErrorsAndBindingMistakesAreReported) {
   try {
     Program bad(ctx(), "@compute @workgroup_size(1) fn main() { let x: u32 = -1; }",
