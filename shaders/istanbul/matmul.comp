@@ -85,9 +85,12 @@ layout(std430, set = 0, binding = BINDING_C) writeonly buffer CBuffer { float C[
 #else
 layout(std430, set = 0, binding = BINDING_C) buffer CBuffer { float C[]; };
 #endif
+// The seed's 16-byte dims block; the general epilogue appends alpha and beta.
 layout(std140, set = 0, binding = BINDING_DIMS) uniform Dims {
-  uvec4 dims;     // M, N, K, flags
-  vec4 scalars;   // alpha, beta (EPILOGUE 3 only)
+  uvec4 dims;  // M, N, K, flags
+#if EPILOGUE == 3
+  vec4 scalars;  // alpha, beta
+#endif
 };
 
 const uint TM = 64u;
