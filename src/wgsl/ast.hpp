@@ -188,6 +188,7 @@ struct Enable {
 // Module-scope declarations in source order.
 struct Module {
   std::vector<Enable> enables;
+  std::vector<Enable> requires_;                  // `requires` directives: language feature names
   std::vector<std::unique_ptr<VarDecl>> globals;  // var, const, override at module scope
   std::vector<std::unique_ptr<Function>> functions;
   std::vector<std::unique_ptr<Struct>> structs;

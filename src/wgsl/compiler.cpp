@@ -155,6 +155,7 @@ CompileResult compile(std::string_view source, const CompileOptions& options) {
   WriterOptions wo;
   wo.entry_point = entry->decl->name;
   wo.zero_initialize_workgroup_memory = options.zero_initialize_workgroup_memory;
+  wo.robust_access = options.robust_access;
   result.spirv = write_spirv(*module, *sem, wo);
   result.reflection = reflect(*sem, *entry);
   if (options.validate) {

@@ -21,6 +21,9 @@ struct CompileOptions {
   bool optimize = false;    // run spirv-opt's performance passes
   TargetEnv target = TargetEnv::Vulkan1_1;
   bool zero_initialize_workgroup_memory = true;
+  // Clamp dynamic indices into arrays (runtime-sized: arrayLength - 1), vectors and matrices, giving WebGPU's
+  // robust-access guarantee on Vulkan without robustBufferAccess. Off by default: it costs a min per access.
+  bool robust_access = false;
 };
 
 enum class BindingKind { UniformBuffer, StorageBuffer, ReadOnlyStorageBuffer };

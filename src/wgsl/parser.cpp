@@ -183,10 +183,13 @@ class Parser {
       en.range = range_from(begin);
       module_->enables.push_back(std::move(en));
     } else if (accept_keyword("requires")) {
+      Enable req;
       do {
-        expect_ident("a language feature name");
+        req.extensions.push_back(expect_ident("a language feature name"));
       } while (accept(",") && peek().kind == TokenKind::Identifier);
       expect(";", "after requires directive");
+      req.range = range_from(begin);
+      module_->requires_.push_back(std::move(req));
     } else {
       next();  // diagnostic(severity, rule);
       expect("(", "after 'diagnostic'");

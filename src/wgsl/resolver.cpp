@@ -78,6 +78,15 @@ class Resolver {
         }
       }
     }
+    for (const auto& req : mod_.requires_) {
+      for (const auto& feature : req.extensions) {
+        // Features this compiler implements; pointer_composite_access (p[i], p.m) is supported.
+        static const std::set<std::string> supported = {"pointer_composite_access"};
+        if (!supported.count(feature)) {
+          diags_.error(req.range, "language feature '" + feature + "' is not supported by this compiler");
+        }
+      }
+    }
     declare_module_scope();
     for (const auto& s : mod_.structs) guarded([&] { struct_type(s.get()); });
     for (const auto& a : mod_.aliases) guarded([&] { alias_type(a.get()); });

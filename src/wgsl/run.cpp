@@ -24,6 +24,7 @@ Program::Program(Context& ctx, std::string_view source, const ProgramOptions& op
   co.file_name = options.file_name;
   co.entry_point = options.entry_point;
   co.optimize = options.optimize;
+  co.robust_access = options.robust_access;
   co.validate = true;
   co.target = ctx.info().api_version >= VK_API_VERSION_1_2 ? TargetEnv::Vulkan1_2 : TargetEnv::Vulkan1_1;
   compiled_ = compile(source, co);

@@ -25,6 +25,7 @@ struct ProgramOptions {
   std::string file_name = "runtime.wgsl";  // for diagnostics
   std::string entry_point;                 // empty: the first @compute entry point
   bool optimize = true;                    // spirv-opt performance passes
+  bool robust_access = false;              // clamp dynamic indices (see CompileOptions::robust_access)
   // Override values by name (converted to the override's type); unset overrides keep their defaults.
   std::map<std::string, double> overrides;
 };

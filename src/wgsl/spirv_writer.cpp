@@ -1169,7 +1169,7 @@ class Writer {
         break;
       case ExprKind::Index: {
         uint32_t base = base_pointer(*e.lhs);
-        uint32_t idx = value(*e.rhs);
+        uint32_t idx = robust_index(e, value(*e.rhs));
         return emit(Op::OpAccessChain, pointer_to(in.type), {base, idx});
       }
       case ExprKind::Member: {
@@ -1213,7 +1213,7 @@ class Writer {
     uint32_t base = value(*e.lhs);
     const auto& iv = info(*e.rhs).value;
     if (iv) return emit(Op::OpCompositeExtract, type_id(in.type), {base, static_cast<uint32_t>(iv->i)});
-    uint32_t idx = value(*e.rhs);
+    uint32_t idx = robust_index(e, value(*e.rhs));
     if (bt->kind == TypeKind::Vector) return emit(Op::OpVectorExtractDynamic, type_id(in.type), {base, idx});
     // Dynamic index into an array/matrix value: spill to a function variable.
     uint32_t tmp = local_variable(bt, "index_tmp");
@@ -1569,6 +1569,51 @@ class Writer {
   }
 
   // The variable and member index for arrayLength(&X) / arrayLength(&S.member).
+  // With robust access: min(index, last valid index) as u32 (a negative i32 becomes large and is clamped
+  // too).
+  uint32_t robust_index(const Expr& index_expr, uint32_t idx) {
+    if (!opts_.robust_access) return idx;
+    const Type* bt = info(*index_expr.lhs).type;
+    const Type* composite = bt->kind == TypeKind::Reference || bt->kind == TypeKind::Pointer ? bt->elem : bt;
+    const bool constant_index = info(*index_expr.rhs).value.has_value();
+    if (constant_index && composite->count != 0 && !composite->count_expr)
+      return idx;  // checked by the resolver
+    const Type* u32 = sem_.types.u32();
+    if (info(*index_expr.rhs).type->kind == TypeKind::I32) idx = emit(Op::OpBitcast, type_id(u32), {idx});
+    uint32_t last = 0;
+    if (composite->kind == TypeKind::Array && composite->count_expr) {
+      uint32_t n = spec_value(*static_cast<const Expr*>(composite->count_expr));
+      last = emit(Op::OpISub, type_id(u32), {n, u32_constant(1)});
+    } else if (composite->kind == TypeKind::Array && composite->count == 0) {
+      uint32_t n = runtime_array_length(*index_expr.lhs);
+      last = emit(Op::OpISub, type_id(u32), {n, u32_constant(1)});
+    } else {
+      last = u32_constant(composite->count - 1);
+    }
+    return ext(type_id(u32), GLSLstd450UMin, {idx, last});
+  }
+
+  // arrayLength of the runtime-sized array that reference/pointer expression `e` designates.
+  uint32_t runtime_array_length(const Expr& e) {
+    const Expr* x = &e;
+    while (true) {
+      if (x->kind == ExprKind::Unary &&
+          (x->unary_op == UnaryOp::Deref || x->unary_op == UnaryOp::AddressOf)) {
+        x = x->lhs.get();
+      } else if (x->kind == ExprKind::Identifier && info(*x).symbol == SymbolKind::LocalLet) {
+        x = info(*x).var->init.get();
+      } else {
+        break;
+      }
+    }
+    if (x->kind == ExprKind::Identifier) {
+      return emit(Op::OpArrayLength, type_id(sem_.types.u32()), {global(info(*x).var).var, 0});
+    }
+    const GlobalIds& g = global(info(*x->lhs).var);  // S.member
+    return emit(Op::OpArrayLength, type_id(sem_.types.u32()),
+                {g.var, static_cast<uint32_t>(info(*x).member_index)});
+  }
+
   uint32_t array_length(const Expr& arg) {
     const Expr* e = &arg;
     while (e->kind == ExprKind::Identifier && info(*e).symbol == SymbolKind::LocalLet)

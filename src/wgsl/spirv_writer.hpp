@@ -18,6 +18,10 @@ struct WriterOptions {
   bool zero_initialize_workgroup_memory = true;
   // OpName/OpMemberName for readable disassembly.
   bool emit_names = true;
+  // WebGPU's robust buffer access: clamp every dynamic array/vector/matrix index (runtime-sized arrays to
+  // arrayLength - 1), so out-of-bounds accesses stay inside the resource, as Tint's robustness transform
+  // does.
+  bool robust_access = false;
 };
 
 std::vector<uint32_t> write_spirv(const ast::Module& module, const sem::Module& sem,

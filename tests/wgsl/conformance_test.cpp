@@ -82,7 +82,14 @@ const Program kPrograms[] = {
      "enable f16;\n@compute @workgroup_size(1) fn main() { let h = bitcast<vec2<f16>>(0x3c003c00u); _ = h; "
      "}"},
 
+    {"requires_supported_feature", true, "pointer_composite_access is implemented",
+     "requires pointer_composite_access;\nvar<private> a: array<u32, 2>;\nfn f(p: ptr<private, array<u32, "
+     "2>>) { p[0] = 1u; }\n"
+     "@compute @workgroup_size(1) fn main() { f(&a); }"},
+
     // ---- rejected ----
+    {"requires_unsupported_feature", false, "not supported by this compiler",
+     "requires unrestricted_pointer_parameters;\n@compute @workgroup_size(1) fn main() {}"},
     {"float_override_expression", false, "must be integer or bool",
      "override a = 1.5;\noverride b = a * 2.0;\n@compute @workgroup_size(1) fn main() { _ = b; }"},
     {"override_array_in_private", false, "only allowed as the type of workgroup",

@@ -39,6 +39,11 @@ TEST(RandomPrograms, AcceptedProgramsValidate) {
       o.optimize = true;  // and spirv-opt keeps them valid
       EXPECT_TRUE(compile(src, o).ok) << src;
     }
+    if (seed % 10 == 0 && r.ok) {
+      CompileOptions robust;
+      robust.robust_access = true;
+      EXPECT_TRUE(compile(src, robust).ok) << src;
+    }
   }
   std::printf("[ random   ] %d of %d random programs accepted\n", accepted, count);
   EXPECT_GE(accepted, count * 3 / 4);  // the rest: constant overflow (shifts, exp2, products)

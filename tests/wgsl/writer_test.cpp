@@ -357,6 +357,35 @@ TEST(Writer, EntryPointSelectionAndReflection) {
   EXPECT_FALSE(compile(src, o).ok);
 }
 
+TEST(Writer, RobustAccessClampsDynamicIndices) {
+  std::string src = R"(
+struct SB { n: u32, data: array<f32> }
+@group(0) @binding(0) var<storage, read_write> sb: SB;
+@group(0) @binding(1) var<storage, read_write> flat: array<vec4<f32>>;
+var<workgroup> tile: array<f32, 64>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  tile[i] = sb.data[i * 3u];
+  workgroupBarrier();
+  let v = flat[i];
+  sb.data[i] = tile[63u - i] + v[i % 4u] + flat[7].x;
+}
+)";
+  CompileOptions o;
+  o.robust_access = true;
+  std::string robust = disasm_of(src, o);
+  std::string plain = disasm_of(src);
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t pos = 0; (pos = text.find(what, pos)) != std::string::npos; pos += what.size()) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(plain, "UMin"), 0u);
+  // sb.data twice, flat twice (the constant index too: runtime-sized), tile twice, the vector once.
+  EXPECT_EQ(count(robust, "UMin"), 7u) << robust;
+  EXPECT_EQ(count(robust, "OpArrayLength"), 4u);
+}
+
 TEST(Writer, ValidatorCatchesBrokenModules) {
   // The check every compile relies on must be able to fail.
   std::vector<uint32_t> words = compile_ok(kernel("out[0] = 1.0;")).spirv;

@@ -14,8 +14,9 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: wgslc in.wgsl -o out.spv [--entry NAME] [--reflect out.json] [--disasm] [-O]\n"
-               "             [--target vulkan1.1|vulkan1.2] [--time]\n";
+  std::cerr
+      << "usage: wgslc in.wgsl -o out.spv [--entry NAME] [--reflect out.json] [--disasm] [-O] [--robust]\n"
+         "             [--target vulkan1.1|vulkan1.2] [--time]\n";
   return 2;
 }
 
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
       disasm = true;
     } else if (a == "-O") {
       options.optimize = true;
+    } else if (a == "--robust") {
+      options.robust_access = true;
     } else if (a == "--time") {
       show_time = true;
     } else if (a == "--target") {
