@@ -2710,6 +2710,9 @@ class Resolver {
               if (cf_nonuniform(u, cf)) u.errors[e.id] = {e.range, u.cause};
               nu = false;
               break;
+            case BuiltinFn::ArrayLength:
+              nu = any_arg;  // the length of a buffer is the same for every invocation
+              break;
             case BuiltinFn::SubgroupBroadcastFirst:
             case BuiltinFn::SubgroupBroadcast:
             case BuiltinFn::SubgroupBallot:
@@ -2744,7 +2747,9 @@ class Resolver {
         nu = uniform_expr(*e.lhs, u, cf);
         break;
       case ExprKind::Unary:
-        nu = uniform_expr(*e.lhs, u, cf);
+        // Taking an address reads no memory: only the indices inside matter.
+        nu = e.unary_op == UnaryOp::AddressOf ? address_nonuniform(*e.lhs, u, cf)
+                                              : uniform_expr(*e.lhs, u, cf);
         break;
       case ExprKind::Binary:
         nu = uniform_expr(*e.lhs, u, cf);
@@ -2754,6 +2759,25 @@ class Resolver {
     if (info.value) nu = false;
     info.nonuniform = nu;
     return nu;
+  }
+
+  // Uniformity of the memory location designated by reference expression `e` (not of its contents).
+  bool address_nonuniform(const Expr& e, Uniformity& u, bool cf) {
+    switch (e.kind) {
+      case ExprKind::Index:
+        return address_nonuniform(*e.lhs, u, cf) || uniform_expr(*e.rhs, u, cf);
+      case ExprKind::Member:
+        return address_nonuniform(*e.lhs, u, cf);
+      case ExprKind::Unary:
+        if (e.unary_op == UnaryOp::Deref) return uniform_expr(*e.lhs, u, cf);  // the pointer value
+        return uniform_expr(e, u, cf);
+      case ExprKind::Identifier:
+        // A pointer-typed let/param carries the uniformity of its value; variables themselves are uniform.
+        if (I(e).type && I(e).type->kind == TypeKind::Pointer) return uniform_expr(e, u, cf);
+        return false;
+      default:
+        return uniform_expr(e, u, cf);
+    }
   }
 
   const sem::Param* fn_sem_params(const ast::Param* p) {

@@ -87,6 +87,11 @@ const Program kPrograms[] = {
      "2>>) { p[0] = 1u; }\n"
      "@compute @workgroup_size(1) fn main() { f(&a); }"},
 
+    {"barrier_in_loop_bounded_by_array_length", true, "arrayLength of a read_write buffer is uniform",
+     "@group(0) @binding(0) var<storage, read_write> a: array<u32>;\nvar<workgroup> t: array<u32, 8>;\n"
+     "@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {\n"
+     "  for (var k = 0u; k < arrayLength(&a); k += 8u) { t[i] = a[k]; workgroupBarrier(); } }"},
+
     // ---- rejected ----
     {"requires_unsupported_feature", false, "not supported by this compiler",
      "requires unrestricted_pointer_parameters;\n@compute @workgroup_size(1) fn main() {}"},
