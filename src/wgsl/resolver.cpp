@@ -380,6 +380,10 @@ class Resolver {
       if (!names.insert(m.name).second) fail(m.range, "duplicate member '" + m.name + "'");
       const Type* mt = type(*m.type);
       if (has_override_array(mt)) fail(m.range, "override-sized arrays cannot be struct members");
+      if (mt->kind == TypeKind::Struct && mt->has_runtime_array()) {
+        fail(m.range,
+             "struct '" + mt->name + "' ends in a runtime-sized array and cannot be a struct member");
+      }
       if (mt->has_runtime_array() && i + 1 != s->members.size()) {
         fail(m.range, "a runtime-sized array must be the last member of a struct");
       }

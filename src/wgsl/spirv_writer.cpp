@@ -389,7 +389,10 @@ class Writer {
     const Type* st = gv.store_type;
     uint32_t pointee = 0;
     if (gv.address_space == AddressSpace::Storage || gv.address_space == AddressSpace::Uniform) {
-      if (st->kind == TypeKind::Struct) {
+      // A struct ending in a runtime-sized array must itself be the Block (the array must be the Block's last
+      // member), and can appear nowhere else. Everything else is wrapped in a fresh Block struct, so that
+      // user structs used in several buffers are never Block-decorated and may nest.
+      if (st->kind == TypeKind::Struct && st->has_runtime_array()) {
         pointee = type_id(st);
         if (block_structs_.insert(pointee).second) decorate(pointee, spv::Decoration::Block);
       } else {

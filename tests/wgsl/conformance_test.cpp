@@ -92,7 +92,16 @@ const Program kPrograms[] = {
      "@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {\n"
      "  for (var k = 0u; k < arrayLength(&a); k += 8u) { t[i] = a[k]; workgroupBarrier(); } }"},
 
+    {"struct_shared_by_buffers_and_nested", true, "one struct type in several buffers, nested and as a local",
+     "struct In { a: f32, b: vec2<f32> }\nstruct Out { i: In, arr: array<In, 2> }\n"
+     "@group(0) @binding(0) var<storage, read_write> x: In;\n@group(0) @binding(1) var<storage, read_write> "
+     "y: Out;\n"
+     "@group(0) @binding(2) var<uniform> u: In;\n"
+     "@compute @workgroup_size(1) fn main() { y.i = x; y.arr[1] = u; var l: In = u; l.a += 1.0; x = l; }"},
+
     // ---- rejected ----
+    {"runtime_array_struct_as_member", false, "cannot be a struct member",
+     "struct R { n: u32, d: array<f32> }\nstruct S { r: R }\n@compute @workgroup_size(1) fn main() {}"},
     {"requires_unsupported_feature", false, "not supported by this compiler",
      "requires unrestricted_pointer_parameters;\n@compute @workgroup_size(1) fn main() {}"},
     {"float_override_expression", false, "must be integer or bool",

@@ -537,6 +537,52 @@ fn main() {
   EXPECT_NEAR(got[13], det(a, 4), 1e-3 * (1.0 + std::fabs(det(a, 4))));
 }
 
+TEST_F(WgslGpu, StructValuesMoveBetweenBuffers) {
+  const char* src = R"(
+struct In { a: f32, b: vec2<f32> }
+struct Out { i: In, arr: array<In, 2>, tail: u32 }
+@group(0) @binding(0) var<storage, read_write> x: In;
+@group(0) @binding(1) var<storage, read_write> y: Out;
+@group(0) @binding(2) var<uniform> u: In;
+@compute @workgroup_size(1)
+fn main() {
+  y.i = x;
+  y.arr[1] = u;
+  var l: In = u;
+  l.a += 1.0;
+  l.b = l.b.yx;
+  y.arr[0] = l;
+  y.tail = 7u;
+  x = In(3.0, vec2<f32>(4.0, 5.0));
+}
+)";
+  // In: a @0, b @8 (vec2 align 8), size 16. Out: i @0, arr @16 (stride 16), tail @48, size 64.
+  std::vector<float> xv = {1.0f, 0.0f, 2.0f, 2.5f};
+  std::vector<float> uv = {10.0f, 0.0f, 20.0f, 30.0f};
+  Program p(ctx(), src);
+  Buffer xb = storage(xv), yb = output(16);
+  Buffer ub = ctx().create_buffer(16, BufferUsage::Uniform);
+  ctx().upload(ub, uv.data(), 16);
+  p.run({{0, 0, &xb}, {0, 1, &yb}, {0, 2, &ub}}, {1, 1, 1});
+  auto y = ctx().download<float>(yb, 16);
+  auto x = ctx().download<float>(xb, 4);
+  EXPECT_EQ(y[0], 1.0f);
+  EXPECT_EQ(y[2], 2.0f);
+  EXPECT_EQ(y[3], 2.5f);
+  EXPECT_EQ(y[4], 11.0f);  // arr[0] = l
+  EXPECT_EQ(y[6], 30.0f);
+  EXPECT_EQ(y[7], 20.0f);
+  EXPECT_EQ(y[8], 10.0f);  // arr[1] = u
+  EXPECT_EQ(y[10], 20.0f);
+  EXPECT_EQ(y[11], 30.0f);
+  uint32_t tail;
+  std::memcpy(&tail, &y[12], 4);
+  EXPECT_EQ(tail, 7u);
+  EXPECT_EQ(x[0], 3.0f);
+  EXPECT_EQ(x[2], 4.0f);
+  EXPECT_EQ(x[3], 5.0f);
+}
+
 TEST_F(WgslGpu, F16StorageAndArithmetic) {
   if (!ctx().info().shader_f16 || !ctx().info().storage_16bit) GTEST_SKIP() << "no f16 arithmetic/storage";
   const char* src = R"(
