@@ -251,6 +251,15 @@ TEST_F(IstanbulKernels, GemmGeneralAllOptions) {
   }
 }
 
+TEST_F(IstanbulKernels, LargePlainGemmPicksTheLargeTileKernel) {
+  // From 2048^2 outputs gemm() uses ladder kernel 12 (128x128 tiles); odd M exercises its edge tiles.
+  // K is small to keep this quick on a CPU device.
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm}, {2049, 2048, 12}, 95000), "ladder_12_tile128_vec4");
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm}, {2047, 2048, 12}, 95010), "istanbul_matmul");  // just below
+  EXPECT_EQ(run_case(ctx(), {.op = Op::Gemm, .residual = true}, {2049, 2048, 12}, 95020),
+            "istanbul_matmul_residual");
+}
+
 TEST_F(IstanbulKernels, GemmPlainOptionsPickVec4Kernels) {
   uint32_t seed = 90000;
   Shape s{65, 68, 36};  // every vec4 constraint holds, M is odd
