@@ -24,6 +24,11 @@ class ProgramGenerator {
     out += "var<workgroup> shared_f: array<f32, 64>;\n";
     out += "var<private> private_u: u32;\n";
     out += "const K_U = 7u;\nconst K_F = 0.25;\n";
+    out += "struct S { a: f32, v: vec4<f32>, n: u32, m: mat2x4<f32> }\n";
+    out += "@group(0) @binding(3) var<storage, read_write> sbuf: array<S>;\n";
+    out += "@group(0) @binding(4) var<uniform> ubuf: S;\n";
+    out += "var<workgroup> counter: atomic<u32>;\n";
+    out += "fn bump(p: ptr<function, f32>, d: f32) { *p += d; }\n";
     // Helper functions of one scalar parameter.
     int helpers = static_cast<int>(pick(3));
     for (int h = 0; h < helpers; ++h) {
@@ -40,7 +45,8 @@ class ProgramGenerator {
     std::string body = statements(8, 0);
     out +=
         "@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) gid: vec3<u32>, "
-        "@builtin(local_invocation_index) lidx: u32) {\n" +
+        "@builtin(local_invocation_index) lidx: u32) {\n"
+        "  var arr: array<f32, 8>;\n  var arrv: array<vec2<i32>, 4>;\n" +
         body;
     // The barrier stays in uniform control flow.
     out += "  shared_f[lidx] = f32(lidx);\n  workgroupBarrier();\n  outf[0] = shared_f[63u - lidx];\n}\n";
@@ -118,7 +124,30 @@ class ProgramGenerator {
     }
     const std::string e = elem(t);
     const bool numeric = e != "bool";
-    switch (pick(12)) {
+    switch (pick(14)) {
+      case 12:
+      case 13:
+        if (!in_helper()) {
+          if (t == "f32") {
+            switch (pick(4)) {
+              case 0:
+                return "arr[" + expr("u32", depth - 1) + " % 8u]";
+              case 1:
+                return "sbuf[" + expr("u32", depth - 1) + " % arrayLength(&sbuf)].a";
+              case 2:
+                return "(ubuf.m * vec2<f32>(" + expr("f32", depth - 1) + ", 1.0)).y";
+              default:
+                return "ubuf.v[" + expr("u32", depth - 1) + " % 4u]";
+            }
+          }
+          if (t == "vec2<i32>") return "arrv[" + expr("u32", depth - 1) + " % 4u]";
+          if (t == "vec4<f32>")
+            return pick(2) ? "ubuf.v" : "sbuf[" + expr("u32", depth - 1) + " % arrayLength(&sbuf)].v";
+          if (t == "u32")
+            return pick(2) ? "atomicLoad(&counter)" : "atomicAdd(&counter, " + expr("u32", depth - 1) + ")";
+          if (t == "vec2<f32>") return "(" + expr("vec4<f32>", depth - 1) + " * ubuf.m)";
+        }
+        return expr(t, depth - 1);
       case 0:
       case 1:
         if (numeric) {
@@ -231,8 +260,31 @@ class ProgramGenerator {
 
   std::string statement(int depth) {
     const std::string& t = all_types()[pick(static_cast<uint32_t>(all_types().size()))];
-    uint32_t r = depth >= 3 ? pick(5) : pick(11);
+    uint32_t r = depth >= 3 ? pick(5) : pick(14);
+    if (r >= 11 && in_helper()) r = 0;
     switch (r) {
+      case 11:
+        if (pick(2)) return indent_ + "arr[" + expr("u32", 1) + " % 8u] = " + expr("f32", 2) + ";\n";
+        return indent_ + "arrv[" + expr("u32", 1) + " % 4u].y += " + expr("i32", 2) + ";\n";
+      case 12: {
+        std::string i = "sbuf[" + expr("u32", 1) + " % arrayLength(&sbuf)]";
+        switch (pick(3)) {
+          case 0:
+            return indent_ + i + ".v = " + expr("vec4<f32>", 2) + ";\n";
+          case 1:
+            return indent_ + i + ".n += " + expr("u32", 2) + ";\n";
+          default:
+            return indent_ + i + " = S(" + expr("f32", 1) + ", " + expr("vec4<f32>", 1) + ", " +
+                   expr("u32", 1) + ", ubuf.m);\n";
+        }
+      }
+      case 13: {
+        auto vs = vars_of("f32", true);
+        if (!vs.empty())
+          return indent_ + "bump(&" + vs[pick(static_cast<uint32_t>(vs.size()))]->name + ", " +
+                 expr("f32", 2) + ");\n";
+        return indent_ + "atomicStore(&counter, " + expr("u32", 2) + ");\n";
+      }
       case 0: {
         std::string n = fresh();
         std::string s = indent_ + "let " + n + " = " + expr(t, 3) + ";\n";
