@@ -36,7 +36,8 @@ struct GemmKernel {
   std::string entry = "main";
   SizeAbi sizes = SizeAbi::SurfgradUniform;
   uint32_t a_binding = 1, b_binding = 2, c_binding = 3, size_binding = 0;  // size_binding: uniform sizes only
-  uint32_t n_multiple = 1, k_multiple = 1;  // N % n_multiple == 0 and K % k_multiple == 0 required
+  uint32_t m_multiple = 1, n_multiple = 1, k_multiple = 1;  // M, N, K must be multiples of these
+  std::string twin;  // for a WGSL kernel: the label of its GLSL twin (same ABI, same dispatch)
   bool needs_coopmat = false;
   // The kernel reads A and B as f16 (8 halves per uvec4): GemmLaunch converts the f32 operands in one pass
   // each into scratch buffers, recorded (and timed) together with the kernel.

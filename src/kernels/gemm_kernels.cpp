@@ -22,6 +22,44 @@ std::function<std::array<uint32_t, 3>(GemmShape)> grid2d(uint32_t tile_n, uint32
   };
 }
 
+// The seeds' WGSL kernels, compiled at build time by our own wgslc (shaders/wgsl), each placed right after
+// its GLSL twin: same bindings, same dispatch. Their constraints are the documents': the WGSL as written
+// reads past the edge where a shape is not a multiple of the tile (it relies on WebGPU's robust buffer
+// access).
+std::vector<GemmKernel> with_wgsl_twins(std::vector<GemmKernel> glsl) {
+  struct Twin {
+    const char* glsl_id;
+    const char* spirv;
+    const char* entry;
+    uint32_t m_multiple, n_multiple;
+  };
+  static const Twin twins[] = {
+      {"01", "wgsl_surfgrad_01_naive", "main", 1, 1},    {"02", "wgsl_surfgrad_02_threads", "main", 1, 1},
+      {"03", "wgsl_surfgrad_03b_2d_rowy", "main", 1, 1},  // the document's row = global_id.y version
+      {"03b", "wgsl_surfgrad_03_2d", "main", 1, 1},       // the document's first (row = global_id.x) version
+      {"04", "wgsl_surfgrad_04_tile1x4", "main", 1, 4},  {"05", "wgsl_surfgrad_05_tile4x4", "main", 64, 64},
+      {"10", "wgsl_istanbul_matmul", "matmul", 1, 4},
+  };
+  std::vector<GemmKernel> out;
+  for (auto& g : glsl) {
+    out.push_back(g);
+    for (const auto& t : twins) {
+      if (g.id != t.glsl_id) continue;
+      GemmKernel w = g;
+      w.id = "w" + g.id;
+      w.name = g.name + "_wgsl";
+      w.title = "the seed's WGSL for " + g.label() + ", compiled by wgslc";
+      w.spirv = t.spirv;
+      w.entry = t.entry;
+      w.m_multiple = std::max(g.m_multiple, t.m_multiple);
+      w.n_multiple = std::max(g.n_multiple, t.n_multiple);
+      w.twin = g.label();
+      out.push_back(std::move(w));
+    }
+  }
+  return out;
+}
+
 std::vector<GemmKernel> make_kernels() {
   std::vector<GemmKernel> k;
   auto surfgrad = [&](std::string id, std::string name, std::string title,
@@ -140,7 +178,7 @@ std::vector<GemmKernel> make_kernels() {
   tc.n_multiple = 8;
   tc.k_multiple = 8;
   k.push_back(tc);
-  return k;
+  return with_wgsl_twins(std::move(k));
 }
 
 }  // namespace
@@ -169,6 +207,9 @@ std::optional<std::string> unsupported_reason(const GemmKernel& kernel, GemmShap
   if (shape.m == 0 || shape.n == 0 || shape.k == 0)
     return "M, N and K must be at least 1 (got " + std::to_string(shape.m) + "x" + std::to_string(shape.n) +
            "x" + std::to_string(shape.k) + ")";
+  if (shape.m % kernel.m_multiple != 0)
+    return kernel.label() + " needs M % " + std::to_string(kernel.m_multiple) +
+           " == 0 (M = " + std::to_string(shape.m) + ")";
   if (shape.n % kernel.n_multiple != 0)
     return kernel.label() + " needs N % " + std::to_string(kernel.n_multiple) +
            " == 0 (N = " + std::to_string(shape.n) + ")";
