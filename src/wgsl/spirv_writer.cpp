@@ -1412,7 +1412,12 @@ class Writer {
                     !(is_signed && rhs_value->i == -1);
         if (!safe) r = safe_divisor(result, l, r, is_signed);
         if (op == BinaryOp::Div) return emit(is_signed ? Op::OpSDiv : Op::OpUDiv, tid, {l, r});
-        return emit(is_signed ? Op::OpSRem : Op::OpUMod, tid, {l, r});
+        if (!is_signed) return emit(Op::OpUMod, tid, {l, r});
+        // Signed remainder as l - (l / r) * r: NVIDIA's driver (580) computes OpSRem with negative operands
+        // as if they were unsigned (12345 % -4 gave 12345); Tint avoids OpSRem for the same reason.
+        uint32_t q = emit(Op::OpSDiv, tid, {l, r});
+        uint32_t qr = emit(Op::OpIMul, tid, {q, r});
+        return emit(Op::OpISub, tid, {l, qr});
       }
       case BinaryOp::And:
         return emit(is_bool ? Op::OpLogicalAnd : Op::OpBitwiseAnd, tid, {l, r});
