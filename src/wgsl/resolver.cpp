@@ -854,6 +854,7 @@ class Resolver {
     if (sf.return_type->kind != TypeKind::Void && !sf.return_type->is_constructible()) {
       fail(f->return_type->range, "return type '" + to_string(sf.return_type) + "' is not constructible");
     }
+    const size_t errors_before_body = diags_.error_count();
     block(*f->body, /*new_scope=*/false);
     if (sf.return_type->kind != TypeKind::Void && !returns(*f->body)) {
       SourceLocation closing = f->body->range.end;
@@ -869,7 +870,8 @@ class Resolver {
       sf.requires_uniformity |= cf.requires_uniformity;
       sf.uses_subgroups |= cf.uses_subgroups;
     }
-    analyze_uniformity(sf);
+    // The analysis walks resolved expressions only: skip it when the body had errors (already reported).
+    if (diags_.error_count() == errors_before_body) analyze_uniformity(sf);
   }
 
   BuiltinValue builtin_value(const Expr& name, const Type* t) {
@@ -2699,7 +2701,9 @@ class Resolver {
             if (callee.requires_uniformity && cf_nonuniform(u, cf)) u.errors[e.id] = {e.range, u.cause};
             // Pointer arguments may be written with non-uniform values by the callee.
             for (size_t i = 0; i < e.args.size(); ++i) {
-              if (callee.params[i].type->kind == TypeKind::Pointer) taint_root(*e.args[i], u);
+              if (i < callee.params.size() && callee.params[i].type->kind == TypeKind::Pointer) {
+                taint_root(*e.args[i], u);
+              }
             }
           } else {
             nu = true;

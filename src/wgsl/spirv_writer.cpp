@@ -79,7 +79,8 @@ struct Breakable {
 
 class Writer {
  public:
-  Writer(const ast::Module& m, const sem::Module& s, const WriterOptions& o) : mod_(m), sem_(s), opts_(o) {}
+  // The AST is reached through the semantic module's function declarations.
+  Writer(const sem::Module& s, const WriterOptions& o) : sem_(s), opts_(o) {}
 
   Words run() {
     capability(spv::Capability::Shader);
@@ -2008,7 +2009,6 @@ class Writer {
     return 0;
   }
 
-  const ast::Module& mod_;
   const sem::Module& sem_;
   const WriterOptions& opts_;
   uint32_t id_bound_ = 1;
@@ -2043,7 +2043,8 @@ class Writer {
 
 std::vector<uint32_t> write_spirv(const ast::Module& module, const sem::Module& sem,
                                   const WriterOptions& options) {
-  return Writer(module, sem, options).run();
+  (void)module;  // part of the interface: the writer needs the AST the semantic module annotates
+  return Writer(sem, options).run();
 }
 
 }  // namespace vkgemm::wgsl

@@ -318,6 +318,17 @@ TEST(Resolver, RedeclarationNotesThePreviousDeclaration) {
   EXPECT_NE(r->text().find("r.wgsl:2:7: note: previous declaration of 'a'"), std::string::npos) << r->text();
 }
 
+TEST(Resolver, ErrorsInsideAFunctionDoNotBreakTheUniformityAnalysis) {
+  // Found by the fuzzer: a call with too many arguments to a function with a pointer parameter crashed the
+  // uniformity analysis, which now only runs on functions that resolved cleanly.
+  auto r = resolve_src(R"(
+fn store(p: ptr<function, f32>, v: f32) { *p = v; }
+@compute @workgroup_size(1) fn main() { var x = 1.0; store(&x, 2.0, 3.0); workgroupBarrier(); }
+)");
+  ASSERT_EQ(r->diags.error_count(), 1u) << r->text();
+  EXPECT_NE(r->diags.list()[0].message.find("expects 2 arguments, got 3"), std::string::npos) << r->text();
+}
+
 TEST(Resolver, SeveralErrorsInOneFile) {
   auto r = resolve_src(R"(
 fn a() { let x: i32 = 1.5; }
