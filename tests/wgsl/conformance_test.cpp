@@ -1,6 +1,8 @@
 // Conformance-style table: whole programs that must be accepted (and validate) or rejected (with the reason).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "test_util.hpp"
 
 namespace vkgemm::wgsl {
@@ -190,6 +192,10 @@ const Program kPrograms[] = {
     {"uniform_runtime_array", false, "uniform",
      "@group(0) @binding(0) var<uniform> u: array<vec4<f32>>;\n@compute @workgroup_size(1) fn main() {}"},
 };
+
+void PrintTo(const Program& p, std::ostream* os) {
+  *os << p.name;
+}
 
 class Conformance : public ::testing::TestWithParam<Program> {};
 

@@ -1,6 +1,8 @@
 // Lexer and parser: tokens, AST shape, and syntax errors with file:line:col.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "wgsl/lexer.hpp"
 #include "wgsl/parser.hpp"
 
@@ -160,6 +162,10 @@ struct SyntaxCase {
   uint32_t column;
   const char* message_part;
 };
+
+void PrintTo(const SyntaxCase& c, std::ostream* os) {
+  *os << c.line << ":" << c.column << " " << c.message_part;
+}
 
 class SyntaxErrors : public ::testing::TestWithParam<SyntaxCase> {};
 

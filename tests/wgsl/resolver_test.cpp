@@ -1,6 +1,8 @@
 // Resolver: typing, const-eval results, layout, and rejections (checked through the stage API).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <cmath>
 
 #include "wgsl/parser.hpp"
@@ -175,6 +177,10 @@ struct Rejection {
   uint32_t column;
   const char* message_part;
 };
+
+void PrintTo(const Rejection& r, std::ostream* os) {
+  *os << r.line << ":" << r.column << " " << r.message_part;
+}
 
 class ResolverRejects : public ::testing::TestWithParam<Rejection> {};
 

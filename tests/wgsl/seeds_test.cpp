@@ -2,6 +2,8 @@
 // reflection; compile times are measured, including a generated 2,000-line module.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <chrono>
 #include <filesystem>
 
@@ -19,6 +21,10 @@ struct Seed {
   std::array<uint32_t, 3> workgroup_size;
   size_t bindings;
 };
+
+void PrintTo(const Seed& s, std::ostream* os) {
+  *os << s.file;
+}
 
 class Seeds : public ::testing::TestWithParam<Seed> {};
 

@@ -2,6 +2,8 @@
 // expected instructions appear.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "test_util.hpp"
 
 namespace vkgemm::wgsl {
@@ -34,6 +36,11 @@ struct Snippet {
   const char* globals;
   const char* expect;  // substring of the disassembly ("" for none)
 };
+
+// Stable, readable test names in ctest (the default prints the struct's bytes).
+void PrintTo(const Snippet& s, std::ostream* os) {
+  *os << s.name;
+}
 
 class StatementsAndBuiltins : public ::testing::TestWithParam<Snippet> {};
 
