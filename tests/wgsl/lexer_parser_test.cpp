@@ -1,7 +1,9 @@
 // Lexer and parser: tokens, AST shape, and syntax errors with file:line:col.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <ostream>
+#include <string>
 
 #include "wgsl/lexer.hpp"
 #include "wgsl/parser.hpp"
@@ -163,8 +165,13 @@ struct SyntaxCase {
   const char* message_part;
 };
 
+// Printed into ctest names: letters, digits and underscores only.
 void PrintTo(const SyntaxCase& c, std::ostream* os) {
-  *os << c.line << ":" << c.column << " " << c.message_part;
+  std::string text = "L" + std::to_string(c.line) + "C" + std::to_string(c.column) + "_" + c.message_part;
+  for (char& ch : text) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  *os << text;
 }
 
 class SyntaxErrors : public ::testing::TestWithParam<SyntaxCase> {};

@@ -1,7 +1,9 @@
 // Resolver: typing, const-eval results, layout, and rejections (checked through the stage API).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <ostream>
+#include <string>
 
 #include <cmath>
 
@@ -178,8 +180,13 @@ struct Rejection {
   const char* message_part;
 };
 
+// Printed into ctest names: letters, digits and underscores only.
 void PrintTo(const Rejection& r, std::ostream* os) {
-  *os << r.line << ":" << r.column << " " << r.message_part;
+  std::string text = "L" + std::to_string(r.line) + "C" + std::to_string(r.column) + "_" + r.message_part;
+  for (char& ch : text) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  *os << text;
 }
 
 class ResolverRejects : public ::testing::TestWithParam<Rejection> {};
