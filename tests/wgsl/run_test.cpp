@@ -645,6 +645,8 @@ TEST_F(WgslGpu, ConstEvalAgreesWithTheDevice) {
       {"f32", "sin($A) + cos($B) + tanh($A * 0.1)", false},
       {"f32", "select($A, $B, $A < $B) + fract($B)", true},
       {"f32", "fma($A, $B, 1.25)", false},
+      {"f32", "$A % $B + ($B % 0.75)", false},
+      {"i32", "($A >> 5u) + ($B << 2u) + (~$A)", true},
   };
   struct Inputs {
     int32_t ia, ib;
