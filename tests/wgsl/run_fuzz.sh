@@ -20,11 +20,12 @@ cmake --build "${build}" --target fuzz_wgsl -j "${jobs}"
 work="${build}/fuzz-corpus"
 mkdir -p "${work}"
 cd "${build}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+# A smaller quarantine keeps RSS well under the limit on long runs (the default is 256 MiB).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:quarantine_size_mb=64}"
 "${build}/tests/wgsl/fuzz_wgsl" \
   -max_total_time="${seconds}" \
   -timeout=10 \
-  -rss_limit_mb=2048 \
+  -rss_limit_mb=3072 \
   -max_len=8192 \
   -dict="${root}/tests/wgsl/fuzz_wgsl.dict" \
   -print_final_stats=1 \
