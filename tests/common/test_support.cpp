@@ -64,30 +64,31 @@ std::vector<float> random_floats(size_t count, uint32_t seed, float lo, float hi
   return v;
 }
 
-std::vector<double> reference_gemm(const std::vector<float>& a, const std::vector<float>& b, uint32_t m,
-                                   uint32_t n, uint32_t k) {
+namespace {
+// C = A @ B in double, or sum |A||B| with `absolute`.
+std::vector<double> gemm_in_double(const std::vector<float>& a, const std::vector<float>& b, uint32_t m,
+                                   uint32_t n, uint32_t k, bool absolute) {
   std::vector<double> c(size_t(m) * n, 0.0);
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t p = 0; p < k; ++p) {
       double av = a[size_t(i) * k + p];
+      if (absolute) av = std::fabs(av);
       const float* brow = &b[size_t(p) * n];
       double* crow = &c[size_t(i) * n];
-      for (uint32_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+      for (uint32_t j = 0; j < n; ++j) crow[j] += av * (absolute ? std::fabs(brow[j]) : brow[j]);
     }
   return c;
+}
+}  // namespace
+
+std::vector<double> reference_gemm(const std::vector<float>& a, const std::vector<float>& b, uint32_t m,
+                                   uint32_t n, uint32_t k) {
+  return gemm_in_double(a, b, m, n, k, false);
 }
 
 std::vector<double> reference_gemm_abs(const std::vector<float>& a, const std::vector<float>& b, uint32_t m,
                                        uint32_t n, uint32_t k) {
-  std::vector<double> c(size_t(m) * n, 0.0);
-  for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t p = 0; p < k; ++p) {
-      double av = std::fabs(a[size_t(i) * k + p]);
-      const float* brow = &b[size_t(p) * n];
-      double* crow = &c[size_t(i) * n];
-      for (uint32_t j = 0; j < n; ++j) crow[j] += av * std::fabs(brow[j]);
-    }
-  return c;
+  return gemm_in_double(a, b, m, n, k, true);
 }
 
 ::testing::AssertionResult near_reference(const std::vector<float>& got, const std::vector<double>& want,
