@@ -1443,7 +1443,7 @@ class Resolver {
     const sem::ExprInfo& info = I(e);
     if (info.value) return;
     if (e.kind == ExprKind::Identifier && info.symbol == SymbolKind::Override) {
-      out.insert(info.var);
+      if (!out.insert(info.var).second) return;  // already collected (with what it derives from)
       const sem::Override& ov = out_->overrides.at(info.var);
       if (ov.derived_from) collect_overrides(*ov.derived_from, out);
       return;
@@ -2618,9 +2618,11 @@ class Resolver {
   // a non-uniform value or after a return/break/continue taken under one. Barriers (and calls to functions
   // that contain them) must be reached in uniform control flow.
   struct Uniformity {
-    std::set<const void*> nonuniform_vars;  // local var / let decls holding possibly non-uniform values
-    bool function_tainted = false;          // a return happened in non-uniform control flow
-    std::vector<bool> loop_tainted;         // a break/continue happened in non-uniform control flow
+    std::set<const void*> nonuniform_vars;   // local var / let decls holding possibly non-uniform values
+    bool function_tainted = false;           // a return happened in non-uniform control flow
+    std::vector<bool> loop_tainted;          // a break/continue happened in non-uniform control flow
+    std::map<const Stmt*, bool> loop_taint;  // per loop, kept across passes (monotone)
+    bool changed = false;                    // a loop became tainted during this pass
     std::map<uint32_t, std::pair<SourceRange, SourceRange>> errors;  // call id -> (call range, cause range)
     SourceRange cause;
     bool returns_nonuniform = false;
@@ -2628,14 +2630,16 @@ class Resolver {
 
   void analyze_uniformity(sem::Function& sf) {
     Uniformity u;
-    // Iterate until the set of non-uniform variables stops growing (loops carry values around).
-    for (int iteration = 0; iteration < 16; ++iteration) {
+    // Iterate until nothing changes: values carried around loops and loop taints only grow, so this ends
+    // after at most (variables + loops + 1) linear passes.
+    while (true) {
       size_t before = u.nonuniform_vars.size();
       u.function_tainted = false;
+      u.changed = false;
       u.errors.clear();
       u.returns_nonuniform = false;
       uniform_block(*sf.decl->body, u, false);
-      if (u.nonuniform_vars.size() == before) break;
+      if (u.nonuniform_vars.size() == before && !u.changed) break;
     }
     sf.returns_nonuniform = u.returns_nonuniform;
     for (const auto& [id, ranges] : u.errors) {
@@ -2862,35 +2866,36 @@ class Resolver {
       case StmtKind::For:
       case StmtKind::While: {
         if (s.kind == StmtKind::For && s.init) uniform_stmt(*s.init, u, cf);
-        u.loop_tainted.push_back(false);
-        for (int iteration = 0; iteration < 4; ++iteration) {
-          bool tainted_before = u.loop_tainted.back();
-          size_t vars_before = u.nonuniform_vars.size();
-          bool inner = cf;
-          if (s.expr && s.kind != StmtKind::Loop) {
-            bool nu = uniform_expr(*s.expr, u, cf_nonuniform(u, cf));
-            if (nu && !cf_nonuniform(u, cf)) u.cause = s.expr->range;
-            inner = inner || nu;
-          }
-          uniform_block(*s.body, u, inner);
-          if (s.continuing) {
-            for (const auto& c : s.continuing->statements) {
-              if (c->kind == StmtKind::BreakIf) {
-                bool nu = uniform_expr(*c->expr, u, inner);
-                if (nu) {
-                  if (!cf_nonuniform(u, inner)) u.cause = c->expr->range;
-                  u.loop_tainted.back() = true;
-                }
-              } else {
-                uniform_stmt(*c, u, inner);
+        // One pass per function-level iteration: whether a break/continue/return under non-uniform control
+        // flow happened in this loop persists across iterations (it makes the next trip non-uniform), so
+        // nested loops cost linear, not exponential, time.
+        bool& persistent = u.loop_taint[&s];
+        u.loop_tainted.push_back(persistent);
+        bool inner = cf;
+        if (s.expr && s.kind != StmtKind::Loop) {
+          bool nu = uniform_expr(*s.expr, u, cf_nonuniform(u, cf));
+          if (nu && !cf_nonuniform(u, cf)) u.cause = s.expr->range;
+          inner = inner || nu;
+        }
+        uniform_block(*s.body, u, inner);
+        if (s.continuing) {
+          for (const auto& c : s.continuing->statements) {
+            if (c->kind == StmtKind::BreakIf) {
+              bool nu = uniform_expr(*c->expr, u, inner);
+              if (nu) {
+                if (!cf_nonuniform(u, inner)) u.cause = c->expr->range;
+                u.loop_tainted.back() = true;
               }
+            } else {
+              uniform_stmt(*c, u, inner);
             }
           }
-          if (s.update) uniform_stmt(*s.update, u, inner);
-          if (inner && !cf) u.loop_tainted.back() = true;  // a non-uniform loop condition exits non-uniformly
-          if (u.loop_tainted.back() == tainted_before && u.nonuniform_vars.size() == vars_before &&
-              iteration > 0)
-            break;
+        }
+        if (s.update) uniform_stmt(*s.update, u, inner);
+        if (inner && !cf) u.loop_tainted.back() = true;  // a non-uniform loop condition exits non-uniformly
+        if (u.loop_tainted.back() && !persistent) {
+          persistent = true;
+          u.changed = true;
         }
         u.loop_tainted.pop_back();
         break;
@@ -2903,6 +2908,7 @@ class Resolver {
         if (s.expr && uniform_expr(*s.expr, u, cf)) u.returns_nonuniform = true;
         if (cf_nonuniform(u, cf)) {
           u.function_tainted = true;
+          for (size_t i = 0; i < u.loop_tainted.size(); ++i) u.loop_tainted[i] = true;
           u.returns_nonuniform = true;
         }
         break;

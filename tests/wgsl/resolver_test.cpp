@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include <chrono>
 #include <cmath>
 
 #include "wgsl/parser.hpp"
@@ -340,6 +341,32 @@ fn store(p: ptr<function, f32>, v: f32) { *p = v; }
 )");
   ASSERT_EQ(r->diags.error_count(), 1u) << r->text();
   EXPECT_NE(r->diags.list()[0].message.find("expects 2 arguments, got 3"), std::string::npos) << r->text();
+}
+
+// Found by the fuzzer: deeply nested loops made the uniformity analysis exponential; derived overrides that
+// reuse each other twice made collecting them exponential. Both must stay fast.
+TEST(Resolver, DeepLoopsAndOverrideChainsStayLinear) {
+  std::string loops =
+      "@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) i: u32) {\n var x = i;\n";
+  for (int k = 0; k < 60; ++k) loops += "loop { if (x > 3u) { break; } x = x + 1u;\n";
+  loops += "workgroupBarrier();\n";
+  for (int k = 0; k < 60; ++k) loops += "}\n";
+  loops += "}\n";
+  auto start = std::chrono::steady_clock::now();
+  auto r1 = resolve_src(loops);
+  EXPECT_TRUE(r1->diags.has_errors());  // the barrier is in non-uniform control flow
+  std::string chain = "override o0: u32 = 1;\n";
+  for (int k = 1; k < 60; ++k) {
+    chain += "override o" + std::to_string(k) + " = o" + std::to_string(k - 1) + " + o" +
+             std::to_string(k - 1) + " % 7u;\n";
+  }
+  chain +=
+      "var<workgroup> w: array<u32, o59 % 16u + 1u>;\n@compute @workgroup_size(1) fn main() { w[0] = o59; "
+      "}\n";
+  auto r2 = resolve_src(chain);
+  EXPECT_FALSE(r2->diags.has_errors()) << r2->text();
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(ms, 2000.0);
 }
 
 TEST(Resolver, SeveralErrorsInOneFile) {
