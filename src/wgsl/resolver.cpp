@@ -148,6 +148,63 @@ class Resolver {
     return f == module_scope_.end() ? nullptr : &f->second;
   }
 
+  // "; did you mean 'x'?" for a misspelled name: the closest name in scope (or built-in) within edit
+  // distance 2.
+  enum class NameKind { Value, Type, Function };
+  std::string suggestion(const std::string& name, NameKind want) {
+    auto distance = [](const std::string& a, const std::string& b) {
+      std::vector<size_t> row(b.size() + 1);
+      for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+      for (size_t i = 1; i <= a.size(); ++i) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+          size_t cur = row[j];
+          row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+          prev = cur;
+        }
+      }
+      return row[b.size()];
+    };
+    std::vector<std::string> candidates;
+    auto add_symbol = [&](const std::string& n, const Symbol& sym) {
+      bool is_type = sym.kind == Symbol::Struct || sym.kind == Symbol::Alias;
+      bool is_fn = sym.kind == Symbol::Function;
+      if ((want == NameKind::Type) == is_type && (want == NameKind::Function) == is_fn)
+        candidates.push_back(n);
+    };
+    if (fn_) {
+      for (const auto& scope : fn_->scopes) {
+        for (const auto& [n, sym] : scope) add_symbol(n, sym);
+      }
+    }
+    for (const auto& [n, sym] : module_scope_) add_symbol(n, sym);
+    if (want == NameKind::Type) {
+      for (const char* t :
+           {"bool", "i32", "u32", "f32", "f16", "vec2", "vec3", "vec4", "array", "atomic", "ptr", "mat2x2",
+            "mat3x3", "mat4x4", "vec4f", "vec4u", "vec4i", "vec3f", "vec2f"}) {
+        candidates.push_back(t);
+      }
+    }
+    if (want == NameKind::Function) {
+      for (int f = static_cast<int>(BuiltinFn::Acos); f <= static_cast<int>(BuiltinFn::Bitcast); ++f) {
+        candidates.push_back(sem::to_string(static_cast<BuiltinFn>(f)));
+      }
+    }
+    std::string best;
+    size_t best_distance = 3;
+    for (const auto& c : candidates) {
+      if (c == name) continue;
+      size_t d = distance(name, c);
+      if (d < best_distance || (d == best_distance && !best.empty() && c < best)) {
+        best_distance = d;
+        best = c;
+      }
+    }
+    if (best.empty() || best_distance > std::max<size_t>(1, name.size() / 3)) return {};
+    return "; did you mean '" + best + "'?";
+  }
+
   void declare_local(const std::string& name, SourceRange r, Symbol s) {
     auto& scope = fn_->scopes.back();
     if (auto it = scope.find(name); it != scope.end()) {
@@ -340,7 +397,7 @@ class Resolver {
             (e.name.rfind("mat", 0) == 0 && e.name.size() == 6)) {
           fail(e.range, "'" + e.name + "' requires template arguments here");
         }
-        fail(e.range, "unresolved type '" + e.name + "'");
+        fail(e.range, "unresolved type '" + e.name + "'" + suggestion(e.name, NameKind::Type));
       }
       fail(e.range, "expected a type");
     }
@@ -1485,7 +1542,7 @@ class Resolver {
       if (try_type(e)) fail(e.range, "type '" + e.name + "' cannot be used as a value");
       if (sem::lookup_builtin(e.name) != BuiltinFn::None)
         fail(e.range, "built-in function '" + e.name + "' must be called");
-      fail(e.range, "unresolved identifier '" + e.name + "'");
+      fail(e.range, "unresolved identifier '" + e.name + "'" + suggestion(e.name, NameKind::Value));
     }
     if (!e.template_args.empty()) fail(e.range, "'" + e.name + "' does not take template arguments");
     switch (s->kind) {
@@ -1830,7 +1887,10 @@ class Resolver {
       return inferred_constructor(e);
     }
     BuiltinFn fn = sem::lookup_builtin(callee.name);
-    if (fn == BuiltinFn::None) fail(callee.range, "unresolved function '" + callee.name + "'");
+    if (fn == BuiltinFn::None) {
+      fail(callee.range,
+           "unresolved function '" + callee.name + "'" + suggestion(callee.name, NameKind::Function));
+    }
     if (fn != BuiltinFn::Bitcast && !callee.template_args.empty()) {
       fail(callee.range, "'" + callee.name + "' does not take template arguments");
     }

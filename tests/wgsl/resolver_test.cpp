@@ -369,6 +369,27 @@ TEST(Resolver, DeepLoopsAndOverrideChainsStayLinear) {
   EXPECT_LT(ms, 2000.0);
 }
 
+TEST(Resolver, MisspelledNamesGetSuggestions) {
+  auto r = resolve_src(R"(
+struct Dimensions { M: u32 }
+@group(0) @binding(0) var<uniform> dimensions: Dimensions;
+fn f() -> f32 {
+  let total = dimension.M;
+  var s: Dimension;
+  return sqrtt(2.0);
+}
+fn g() -> u32 { let total = 1u; return totl; }
+)");
+  std::string text = r->text();
+  EXPECT_NE(text.find("unresolved identifier 'dimension'; did you mean 'dimensions'?"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("unresolved type 'Dimension'; did you mean 'Dimensions'?"), std::string::npos) << text;
+  EXPECT_NE(text.find("unresolved function 'sqrtt'; did you mean 'sqrt'?"), std::string::npos) << text;
+  EXPECT_NE(text.find("unresolved identifier 'totl'; did you mean 'total'?"), std::string::npos) << text;
+  auto far = resolve_src("fn f() { let a = zzzzzz; }");
+  EXPECT_EQ(far->text().find("did you mean"), std::string::npos) << far->text();
+}
+
 TEST(Resolver, SeveralErrorsInOneFile) {
   auto r = resolve_src(R"(
 fn a() { let x: i32 = 1.5; }
