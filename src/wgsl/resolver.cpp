@@ -152,6 +152,8 @@ class Resolver {
   // distance 2.
   enum class NameKind { Value, Type, Function };
   std::string suggestion(const std::string& name, NameKind want) {
+    // Bounded work on hostile inputs: the first few unresolved names of reasonable length only.
+    if (++suggestions_made_ > 32 || name.size() > 64) return {};
     auto distance = [](const std::string& a, const std::string& b) {
       std::vector<size_t> row(b.size() + 1);
       for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -2989,6 +2991,7 @@ class Resolver {
   std::set<const ast::VarDecl*> explicit_ids_;
   std::map<const ast::Function*, State> fn_state_;
   std::map<const Type*, const Type*> cmpxchg_types_;
+  int suggestions_made_ = 0;
   std::map<const Type*, const Type*> modf_types_;
   std::map<const Type*, const Type*> frexp_types_;
 };
