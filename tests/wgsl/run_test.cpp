@@ -646,6 +646,10 @@ TEST_F(WgslGpu, ConstEvalAgreesWithTheDevice) {
       {"f32", "select($A, $B, $A < $B) + fract($B)", true},
       {"f32", "fma($A, $B, 1.25)", false},
       {"f32", "$A % $B + ($B % 0.75)", false},
+      {"f32", "log2(abs($A) + 1.0) + exp($B * 0.1) + pow(abs($A) + 0.5, 1.25)", false},
+      {"f32", "atan2($A, $B) + degrees($A) * 0.01 + radians($B)", false},
+      {"f32", "saturate($A) + step($B, $A) + mix($A, $B, 0.25) + inverseSqrt(abs($B) + 1.0)", false},
+      {"f32", "length($A) + sign($B) * asin(0.25) + sinh($A * 0.01)", false},
       {"i32", "($A >> 5u) + ($B << 2u) + (~$A)", true},
   };
   struct Inputs {
