@@ -2446,6 +2446,34 @@ class Resolver {
         param_types = {T().u32()};
         result = T().vector(T().f32(), 2);
         break;
+      case BuiltinFn::Pack4xI8:
+      case BuiltinFn::Pack4xI8Clamp:
+        nargs(1);
+        param_types = {T().vector(T().i32(), 4)};
+        result = T().u32();
+        break;
+      case BuiltinFn::Pack4xU8:
+      case BuiltinFn::Pack4xU8Clamp:
+        nargs(1);
+        param_types = {T().vector(T().u32(), 4)};
+        result = T().u32();
+        break;
+      case BuiltinFn::Unpack4xI8:
+        nargs(1);
+        param_types = {T().u32()};
+        result = T().vector(T().i32(), 4);
+        break;
+      case BuiltinFn::Unpack4xU8:
+        nargs(1);
+        param_types = {T().u32()};
+        result = T().vector(T().u32(), 4);
+        break;
+      case BuiltinFn::Dot4I8Packed:
+      case BuiltinFn::Dot4U8Packed:
+        nargs(2);
+        param_types = {T().u32(), T().u32()};
+        result = fn == BuiltinFn::Dot4I8Packed ? T().i32() : T().u32();
+        break;
       case BuiltinFn::WorkgroupBarrier:
       case BuiltinFn::StorageBarrier:
         nargs(0);

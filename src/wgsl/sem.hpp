@@ -115,6 +115,14 @@ enum class BuiltinFn {
   Unpack2x16Snorm,
   Unpack2x16Unorm,
   Unpack2x16Float,
+  Pack4xI8,
+  Pack4xU8,
+  Pack4xI8Clamp,
+  Pack4xU8Clamp,
+  Unpack4xI8,
+  Unpack4xU8,
+  Dot4I8Packed,
+  Dot4U8Packed,
   // memory
   ArrayLength,
   // atomics

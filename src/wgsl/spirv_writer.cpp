@@ -1638,6 +1638,45 @@ class Writer {
                 {g.var, static_cast<uint32_t>(info(target).member_index)});
   }
 
+  // unpack4xU8 / unpack4xI8: byte i of `packed` into component i (sign-extended for I8).
+  uint32_t unpack4x8(uint32_t packed, bool is_signed) {
+    const Type* u32 = sem_.types.u32();
+    const Type* i32 = sem_.types.i32();
+    const Type* t = is_signed ? i32 : u32;
+    const Type* vt = sem_types().vector(t, 4);
+    uint32_t x = is_signed ? emit(Op::OpBitcast, type_id(i32), {packed}) : packed;
+    Words comps;
+    for (uint32_t i = 0; i < 4; ++i) {
+      comps.push_back(emit(is_signed ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, type_id(t),
+                           {x, u32_constant(8 * i), u32_constant(8)}));
+    }
+    return emit(Op::OpCompositeConstruct, type_id(vt), comps);
+  }
+
+  // pack4xI8 / pack4xU8 (optionally clamped to the byte range): component i into byte i.
+  uint32_t pack4x8(BuiltinFn fn, uint32_t v) {
+    const Type* u32 = sem_.types.u32();
+    const bool is_signed = fn == BuiltinFn::Pack4xI8 || fn == BuiltinFn::Pack4xI8Clamp;
+    const Type* vt = sem_types().vector(is_signed ? sem_.types.i32() : u32, 4);
+    if (fn == BuiltinFn::Pack4xI8Clamp) {
+      v = ext(type_id(vt), GLSLstd450SClamp,
+              {v, splat_constant(vt, -128, 0.0), splat_constant(vt, 127, 0.0)});
+    } else if (fn == BuiltinFn::Pack4xU8Clamp) {
+      v = ext(type_id(vt), GLSLstd450UMin, {v, splat_constant(vt, 255, 0.0)});
+    }
+    const Type* uvt = sem_types().vector(u32, 4);
+    uint32_t bits = is_signed ? emit(Op::OpBitcast, type_id(uvt), {v}) : v;
+    uint32_t result = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      uint32_t c = emit(Op::OpCompositeExtract, type_id(u32), {bits, i});
+      uint32_t byte = emit(Op::OpBitwiseAnd, type_id(u32), {c, u32_constant(0xff)});
+      uint32_t shifted =
+          i == 0 ? byte : emit(Op::OpShiftLeftLogical, type_id(u32), {byte, u32_constant(8 * i)});
+      result = i == 0 ? shifted : emit(Op::OpBitwiseOr, type_id(u32), {result, shifted});
+    }
+    return result;
+  }
+
   uint32_t subgroup_scope() { return u32_constant(static_cast<uint32_t>(spv::Scope::Subgroup)); }
 
   uint32_t builtin(const Expr& e) {
@@ -1860,6 +1899,27 @@ class Writer {
         return glsl(GLSLstd450UnpackUnorm2x16);
       case BuiltinFn::Unpack2x16Float:
         return glsl(GLSLstd450UnpackHalf2x16);
+      case BuiltinFn::Pack4xI8:
+      case BuiltinFn::Pack4xU8:
+      case BuiltinFn::Pack4xI8Clamp:
+      case BuiltinFn::Pack4xU8Clamp:
+        return pack4x8(fn, args[0]);
+      case BuiltinFn::Unpack4xI8:
+        return unpack4x8(args[0], true);
+      case BuiltinFn::Unpack4xU8:
+        return unpack4x8(args[0], false);
+      case BuiltinFn::Dot4I8Packed:
+      case BuiltinFn::Dot4U8Packed: {
+        // The integer dot product of the unpacked bytes.
+        const bool is_signed8 = fn == BuiltinFn::Dot4I8Packed;
+        const Type* vt = sem_types().vector(is_signed8 ? sem_.types.i32() : sem_.types.u32(), 4);
+        uint32_t prod =
+            emit(Op::OpIMul, type_id(vt), {unpack4x8(args[0], is_signed8), unpack4x8(args[1], is_signed8)});
+        uint32_t sum = emit(Op::OpCompositeExtract, tid, {prod, 0});
+        for (uint32_t i = 1; i < 4; ++i)
+          sum = emit(Op::OpIAdd, tid, {sum, emit(Op::OpCompositeExtract, tid, {prod, i})});
+        return sum;
+      }
       case BuiltinFn::Bitcast:
         if (at == rt) return args[0];
         return emit(Op::OpBitcast, tid, args);

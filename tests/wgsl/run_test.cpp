@@ -303,6 +303,43 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
 }
 
+TEST_F(WgslGpu, Packed4x8IntegerBuiltins) {
+  const char* src = R"(
+@group(0) @binding(0) var<storage, read> x: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+  let a = x[0]; let b = x[1];
+  out[0] = dot4U8Packed(a, b);
+  out[1] = bitcast<u32>(dot4I8Packed(a, b));
+  out[2] = pack4xU8(unpack4xU8(a));
+  out[3] = pack4xI8(unpack4xI8(b));
+  out[4] = pack4xU8Clamp(vec4<u32>(1u, 300u, 255u, 7u));
+  out[5] = pack4xI8Clamp(vec4<i32>(-200, 100, 127, -1));
+  out[6] = bitcast<u32>(unpack4xI8(a).w);
+}
+)";
+  const uint32_t a = 0x80ff7f01u, b = 0x02fe8003u;
+  Program p(ctx(), src);
+  Buffer xb = storage_u32({a, b}), ob = output(7);
+  p.run({{0, 0, &xb}, {0, 1, &ob}}, {1, 1, 1});
+  auto got = ctx().download<uint32_t>(ob, 7);
+  uint32_t du = 0;
+  int32_t di = 0;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t ua = (a >> (8 * i)) & 0xff, ub = (b >> (8 * i)) & 0xff;
+    du += ua * ub;
+    di += static_cast<int8_t>(ua) * static_cast<int8_t>(ub);
+  }
+  EXPECT_EQ(got[0], du);
+  EXPECT_EQ(static_cast<int32_t>(got[1]), di);
+  EXPECT_EQ(got[2], a);
+  EXPECT_EQ(got[3], b);
+  EXPECT_EQ(got[4], 0x07ffff01u);
+  EXPECT_EQ(got[5], 0xff7f6480u);
+  EXPECT_EQ(static_cast<int32_t>(got[6]), -128);
+}
+
 TEST_F(WgslGpu, FloatBuiltins) {
   const char* src = R"(
 @group(0) @binding(0) var<storage, read> x: array<f32>;
