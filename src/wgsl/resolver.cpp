@@ -81,7 +81,8 @@ class Resolver {
     for (const auto& req : mod_.requires_) {
       for (const auto& feature : req.extensions) {
         // Features this compiler implements; pointer_composite_access (p[i], p.m) is supported.
-        static const std::set<std::string> supported = {"pointer_composite_access"};
+        static const std::set<std::string> supported = {"pointer_composite_access",
+                                                        "packed_4x8_integer_dot_product"};
         if (!supported.count(feature)) {
           diags_.error(req.range, "language feature '" + feature + "' is not supported by this compiler");
         }
