@@ -213,6 +213,7 @@ Context::Context(const ContextOptions& options) : on_validation_message_(options
     want12.storageBuffer8BitAccess = have12.storageBuffer8BitAccess;
     want12.vulkanMemoryModel = have12.vulkanMemoryModel;
     want12.vulkanMemoryModelDeviceScope = have12.vulkanMemoryModelDeviceScope;
+    want12.uniformBufferStandardLayout = have12.uniformBufferStandardLayout;  // WGSL uniform layouts
     want12.shaderBufferInt64Atomics = VK_FALSE;
     want11.pNext = &want12;
     VkPhysicalDeviceFeatures2 want{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};

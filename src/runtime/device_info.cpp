@@ -92,6 +92,7 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice device, uint3
   info.storage_16bit = f11.storageBuffer16BitAccess;
   info.shader_int8 = f12.shaderInt8;
   info.vulkan_memory_model = f12.vulkanMemoryModel;
+  info.uniform_standard_layout = f12.uniformBufferStandardLayout;
 
   uint32_t qcount = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(device, &qcount, nullptr);

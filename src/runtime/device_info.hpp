@@ -39,6 +39,7 @@ struct DeviceInfo {
   bool storage_16bit = false;  // storageBuffer16BitAccess
   bool shader_int8 = false;
   bool vulkan_memory_model = false;
+  bool uniform_standard_layout = false;  // uniformBufferStandardLayout: std430-like rules in uniform blocks
   // Tensor cores via VK_NV_cooperative_matrix (empty when absent).
   std::vector<CoopMatShape> coopmat_shapes;
   bool coopmat_nv = false;

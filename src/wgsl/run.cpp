@@ -35,11 +35,11 @@ Program::Program(Context& ctx, std::string_view source, const ProgramOptions& op
     throw UnsupportedError(info.name + " has no subgroup operations in compute shaders, which '" +
                            r.entry_point + "' uses (enable subgroups)");
   }
-  if (r.requires_uniform_standard_layout) {
-    throw UnsupportedError(
-        "'" + r.entry_point +
-        "' has a uniform buffer with a 2-row matrix; that needs the uniformBufferStandardLayout "
-        "feature, which the runtime does not enable");
+  if (r.requires_uniform_standard_layout && !info.uniform_standard_layout) {
+    throw UnsupportedError("'" + r.entry_point +
+                           "' has a uniform buffer with a 2-row matrix; that needs the "
+                           "uniformBufferStandardLayout feature, which " +
+                           info.name + " lacks");
   }
   if (info.shared_memory_bytes && r.workgroup_memory_bytes > info.shared_memory_bytes) {
     throw UnsupportedError("'" + r.entry_point + "' uses " + std::to_string(r.workgroup_memory_bytes) +

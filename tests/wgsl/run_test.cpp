@@ -780,3 +780,39 @@ TEST_F(WgslGpu, CompileErrorsAndBindingMistakesAreReported) {
 
 }  // namespace
 }  // namespace vkgemm::wgsl
+
+namespace vkgemm::wgsl {
+namespace {
+
+// A uniform buffer holding a 2-row matrix uses WGSL's layout (columns 8 bytes apart), which Vulkan accepts
+// only with uniformBufferStandardLayout; the runtime enables it where the device has it.
+TEST(WgslUniformLayout, TwoRowMatrixInAUniformBuffer) {
+  Context& ctx = vkgemm::test::context();
+  size_t before = vkgemm::test::validation_messages().size();
+  const char* src = R"(
+struct U { m: mat2x2<f32>, s: f32 }
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+  out[0] = u.m[0][0]; out[1] = u.m[0][1]; out[2] = u.m[1][0]; out[3] = u.m[1][1]; out[4] = u.s;
+}
+)";
+  if (!ctx.info().uniform_standard_layout) {
+    EXPECT_THROW(Program(ctx, src), UnsupportedError);
+    return;
+  }
+  const float host[5] = {1.5f, -2.0f, 3.25f, 4.0f, 7.0f};  // columns at 0 and 8, s at 16
+  Buffer ub = ctx.create_buffer(32, BufferUsage::Uniform);
+  ctx.upload(ub, host, sizeof(host));
+  Buffer ob = ctx.create_buffer(5 * 4);
+  ctx.fill(ob, vkgemm::test::kPoison);
+  Program prog(ctx, src);
+  prog.run({{0, 0, &ub}, {0, 1, &ob}}, {1, 1, 1});
+  auto got = ctx.download<float>(ob, 5);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(got[i], host[i]) << i;
+  EXPECT_EQ(vkgemm::test::validation_messages().size(), before);
+}
+
+}  // namespace
+}  // namespace vkgemm::wgsl
