@@ -16,7 +16,7 @@ cmake -S "${root}" -B "${build}" -G Ninja \
   -DVKGEMM_BUILD_FUZZ=ON -DVKGEMM_BUILD_BENCH=OFF >/dev/null
 cmake --build "${build}" --target fuzz_wgsl -j "${jobs}"
 
-# New inputs go to a scratch corpus; the checked-in seed corpus is only read.
+# New inputs go to a scratch corpus; the checked-in seed corpus and the seed kernels (shaders/wgsl) are only read.
 work="${build}/fuzz-corpus"
 mkdir -p "${work}"
 cd "${build}"
@@ -29,4 +29,4 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:quarantine_
   -max_len=8192 \
   -dict="${root}/tests/wgsl/fuzz_wgsl.dict" \
   -print_final_stats=1 \
-  "${work}" "${root}/tests/wgsl/corpus"
+  "${work}" "${root}/tests/wgsl/corpus" "${root}/shaders/wgsl"
